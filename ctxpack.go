@@ -1,0 +1,356 @@
+package ctxpack
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// Plan is the record of an assembly: the schema of the json format.
+type Plan = render.Plan
+
+// Result is an assembled context.
+type Result struct {
+	Plan   Plan
+	Output []byte // what the requested format prints
+}
+
+// Reserves are the tokens kept back from a context window (DESIGN §3).
+type Reserves = project.Reserves
+
+// Request says what to assemble and how. Empty fields take the project's
+// configuration, then the defaults.
+type Request struct {
+	// Paths are the files and directories to pack, relative to the project
+	// root (slash or OS separators); empty means the whole project.
+	Paths []string
+
+	Budget    int       // tokens the output may use
+	Window    int       // a context window; the budget is Window − reserves
+	Reserves  *Reserves // nil means the configured reserves
+	Tokenizer string
+	Format    string
+	Strategy  string // greedy, interleaved, score
+	Overflow  string // degrade, drop, truncate, error, allow
+	Depth     string // the highest level: meta, summary, detailed, full
+
+	DedupThreshold  float64 // 0 = configured
+	MaxChunksPerDoc int     // 0 = configured
+
+	// ReverseWalk visits files in reverse order: a test knob that proves
+	// the output does not depend on walk order (ctxpack verify uses it).
+	ReverseWalk bool
+}
+
+// DefaultBudget is the budget used when neither the request nor the
+// configuration gives one.
+const DefaultBudget = 8000
+
+// Project is a project opened for assembly.
+type Project struct {
+	Root     string // absolute
+	Dir      string // absolute: where relative request paths start
+	FS       fs.FS  // the files under Root
+	Config   project.Config
+	Warnings []string // from reading the configuration
+}
+
+// Open finds the project root from dir (walking up like git) and reads
+// its configuration; configPath, when not empty, names another config file
+// (relative to dir or absolute).
+func Open(dir, configPath string) (*Project, error) {
+	root, err := project.FindRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("ctxpack: %w", err)
+	}
+	p := &Project{Root: root, Dir: abs, FS: os.DirFS(root)}
+	cfsys, cpath := p.FS, ""
+	switch {
+	case configPath != "":
+		abs := configPath
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, fmt.Errorf("ctxpack: config file: %w", err)
+		}
+		cfsys, cpath = os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
+	default:
+		if d := project.ArtifactDir(p.FS); d != "" {
+			cpath = d + "/config.yaml"
+		}
+	}
+	p.Config = project.Defaults()
+	if cpath != "" {
+		cfg, warns, err := project.LoadConfig(cfsys, cpath)
+		if err != nil {
+			return nil, err
+		}
+		p.Config = cfg
+		for _, w := range warns {
+			p.Warnings = append(p.Warnings, w.String())
+		}
+	}
+	return p, nil
+}
+
+// Tokenizer returns the tokenizer a request names, or the configured one.
+func (p *Project) Tokenizer(name string) (tokenizer.Tokenizer, error) {
+	if name == "" {
+		name = p.Config.Tokenizer
+	}
+	return tokenizer.Get(name)
+}
+
+// options turns a request into engine options, the configuration filling
+// what the request leaves empty.
+func (p *Project) options(req Request) (pack.Options, error) {
+	c := p.Config
+	var o pack.Options
+	var err error
+	if o.Tokenizer, err = p.Tokenizer(req.Tokenizer); err != nil {
+		return o, err
+	}
+	if o.Format, err = render.ParseFormat(firstNonEmpty(req.Format, c.Format)); err != nil {
+		return o, err
+	}
+	if o.Strategy, err = pack.ParseStrategy(firstNonEmpty(req.Strategy, c.Pack.Strategy)); err != nil {
+		return o, err
+	}
+	if o.Overflow, err = pack.ParseOverflow(firstNonEmpty(req.Overflow, c.Pack.Overflow)); err != nil {
+		return o, err
+	}
+	o.MaxLevel = pack.Full
+	if req.Depth != "" {
+		if o.MaxLevel, err = pack.ParseLevel(req.Depth); err != nil {
+			return o, err
+		}
+	}
+	if o.Budget, err = p.budget(req); err != nil {
+		return o, err
+	}
+	o.DedupThreshold = c.Pack.DedupThreshold
+	if req.DedupThreshold != 0 {
+		o.DedupThreshold = req.DedupThreshold
+	}
+	o.MaxChunksPerDoc = c.Pack.MaxChunksPerDoc
+	if req.MaxChunksPerDoc != 0 {
+		o.MaxChunksPerDoc = req.MaxChunksPerDoc
+	}
+	return o, nil
+}
+
+// budget resolves --budget and --window with reserves.
+func (p *Project) budget(req Request) (int, error) {
+	if req.Budget < 0 || req.Window < 0 {
+		return 0, fmt.Errorf("ctxpack: budget and window must not be negative")
+	}
+	if req.Budget > 0 && req.Window > 0 {
+		return 0, fmt.Errorf("ctxpack: give a budget or a window, not both")
+	}
+	res := p.Config.Reserves
+	if req.Reserves != nil {
+		res = *req.Reserves
+	}
+	window := req.Window
+	if req.Budget == 0 && window == 0 {
+		if p.Config.Budget > 0 {
+			return p.Config.Budget, nil
+		}
+		window = p.Config.Window
+	}
+	if req.Budget > 0 {
+		return req.Budget, nil
+	}
+	if window > 0 {
+		n := window - res.System - res.Query - res.Response
+		if n <= 0 {
+			return 0, fmt.Errorf("ctxpack: window %d leaves no budget after reserves (system %d, query %d, response %d)", window, res.System, res.Query, res.Response)
+		}
+		return n, nil
+	}
+	return DefaultBudget, nil
+}
+
+// Pack assembles every file under req.Paths, ranked by kind of file
+// (source, tests, docs, config) and path, degraded by level to fit.
+func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
+	o, err := p.options(req)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := p.roots(req.Paths)
+	if err != nil {
+		return nil, err
+	}
+	files, skipped, err := project.Walk(p.FS, roots, project.WalkOptions{
+		MaxFileBytes:  p.Config.Walk.MaxFileBytes,
+		IncludeHidden: p.Config.Walk.IncludeHidden,
+		Reverse:       req.ReverseWalk,
+	})
+	if err != nil {
+		return nil, err
+	}
+	parts, inputs, warns, err := p.fileParts(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	warnings := slices.Clone(p.Warnings)
+	for _, s := range skipped {
+		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
+	}
+	warnings = append(warnings, warns...)
+	slices.Sort(warnings)
+	o.Mode, o.Target = "pack", strings.Join(roots, " ")
+	o.StateRoot = project.StateRoot(inputs)
+	o.Warnings = warnings
+	res, err := pack.Assemble(parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// roots resolves request paths to slash paths under the root.
+func (p *Project) roots(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return []string{"."}, nil
+	}
+	var out []string
+	for _, a := range paths {
+		r, err := project.Resolve(p.Root, p.Dir, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// fileParts reads files in parallel and makes one part per file, in the
+// order given; the parallelism never reaches the output.
+func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.Part, []project.Input, []string, error) {
+	type read struct {
+		text     string
+		repaired bool
+		err      error
+	}
+	out := make([]read, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				t, rep, err := project.ReadText(p.FS, files[i].Path)
+				out[i] = read{t, rep, err}
+			}
+		})
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	parts := make([]pack.Part, 0, len(files))
+	inputs := make([]project.Input, 0, len(files))
+	var warnings []string
+	for i, f := range files {
+		r := out[i]
+		if r.err != nil {
+			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.Path, r.err))
+			continue
+		}
+		if r.repaired {
+			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.Path))
+		}
+		parts = append(parts, filePart(f.Path, r.text))
+		inputs = append(inputs, project.Input{Path: f.Path, CID: project.ContentID(r.text)})
+	}
+	return parts, inputs, warnings, nil
+}
+
+// filePart is a whole file as a part: full text, and a meta line.
+func filePart(p, text string) pack.Part {
+	lines := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	lang, kind, score := classify(p)
+	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", firstNonEmpty(lang, "text"), lines, len(text))
+	part := pack.Part{
+		Key: p, Source: "file", Type: kind, Path: p, Lang: lang, Score: score,
+		Text:       map[pack.Level]string{pack.Meta: meta, pack.Full: text},
+		Components: map[string]float64{"file_type": score},
+	}
+	if lines > 0 {
+		part.Lines = [2]int{1, lines}
+	}
+	return part
+}
+
+// classify returns a file's language, kind and the file-type priority of
+// the aiwg seed: source 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5.
+func classify(p string) (lang, kind string, score float64) {
+	base := path.Base(p)
+	ext := strings.ToLower(path.Ext(base))
+	lang = languages[ext]
+	isTest := strings.Contains(base, "_test.") || strings.Contains(base, ".test.") ||
+		strings.Contains(base, ".spec.") || strings.HasPrefix(base, "test_") ||
+		strings.Contains("/"+p, "/testdata/") || strings.Contains("/"+p, "/tests/")
+	switch {
+	case isTest && lang != "" && lang != "markdown":
+		return lang, "test", 0.9
+	case lang == "markdown" || ext == ".txt" || ext == ".rst":
+		return lang, "doc", 0.7
+	case configExts[ext] || strings.HasPrefix(base, "."):
+		return lang, "config", 0.6
+	case lang != "":
+		return lang, "source", 1.0
+	}
+	return lang, "file", 0.5
+}
+
+var languages = map[string]string{
+	".go": "go", ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+	".jsx": "jsx", ".ts": "typescript", ".tsx": "tsx", ".java": "java", ".rs": "rust",
+	".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
+	".cs": "csharp", ".rb": "ruby", ".php": "php", ".swift": "swift", ".kt": "kotlin",
+	".scala": "scala", ".sh": "bash", ".bash": "bash", ".s": "asm", ".sql": "sql",
+	".md": "markdown", ".markdown": "markdown", ".html": "html", ".css": "css",
+	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".xml": "xml",
+	".proto": "protobuf", ".lua": "lua", ".r": "r", ".pl": "perl",
+}
+
+var configExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".mod": true, ".sum": true}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,19 @@
+// Package ctxpack assembles the context an AI coding agent sees for a piece
+// of work: it decides what goes in, fits it to a token budget exactly, gives
+// the same answer every time, and says why each piece is there.
+//
+// The command-line tool and the MCP server are thin layers over this
+// package. A Project is opened once (its root found by walking up, like
+// git, and its .ctxpack/config.yaml read); each call assembles a context
+// for one Request.
+//
+// Three promises hold for every Result:
+//
+//   - Deterministic: the same request over the same files gives
+//     byte-identical output on any machine, any GOMAXPROCS and any file
+//     creation order.
+//   - Within budget, exactly: the rendered content, counted by the named
+//     tokenizer, never exceeds the budget (unless the allow overflow
+//     strategy was asked for, which flags it instead).
+//   - Auditable: every part carries why it is in, reduced or out.
+package ctxpack

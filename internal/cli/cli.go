@@ -1,0 +1,187 @@
+// Package cli is ctxpack's command line: one file per command, each an
+// Options struct, a constructor that parses flags into it, and a run
+// function. All output goes through IOStreams; Run returns the exit code.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the work failed, or found what it looks for (verify: differences)
+	exitUsage   = 2 // bad command line
+)
+
+// usageError marks an error as the user's command line.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// silentError is a failure whose message the command has already printed.
+type silentError struct{ code int }
+
+func (e silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs ctxpack with the process's arguments and streams.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, os.Args[1:], System())
+}
+
+// Run runs ctxpack with args and returns the exit code.
+func Run(ctx context.Context, args []string, ios *IOStreams) int {
+	g := &globals{}
+	root := newRoot(g, ios)
+	root.SetArgs(args)
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	err := root.ExecuteContext(ctx)
+	return exitCode(err, ios)
+}
+
+// exitCode is the one place that decides which error gets which code.
+func exitCode(err error, ios *IOStreams) int {
+	if err == nil {
+		return exitOK
+	}
+	var se silentError
+	if errors.As(err, &se) {
+		return se.code
+	}
+	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(err.Error(), "ctxpack: "))
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		fmt.Fprintln(ios.ErrOut, "Run 'ctxpack --help' for usage.")
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// isCobraUsage recognises the errors cobra returns for unknown commands
+// and bad arguments, which it does not type.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "bad flag syntax"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// globals are the flags every command takes.
+type globals struct {
+	dir       string
+	format    string
+	tokenizer string
+	budget    int
+	window    int
+	reserves  string
+	config    string
+}
+
+const rootLong = `ctxpack assembles the context an AI coding agent sees for a piece of work.
+
+It decides what goes in, fits it to a token budget exactly (counted with the
+model's own tokenizer on the text it emits), gives the same bytes every time,
+and says why each piece is there.`
+
+const rootExample = `  # Fit this repository into 8,000 tokens of o200k_base, as text:
+  ctxpack pack . --budget 8000
+
+  # The same for a 128k window, keeping the default reserves back, as JSON:
+  ctxpack pack --window 128000 --format json
+
+  # Count tokens per file, as a model would:
+  ctxpack tokens --tokenizer cl100k_base internal/
+
+  # Prove the assembly is deterministic:
+  ctxpack verify . --budget 8000`
+
+func newRoot(g *globals, ios *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "ctxpack <command> [flags]",
+		Short:         "Assemble exact, deterministic, auditable context for coding agents",
+		Long:          rootLong,
+		Example:       rootExample,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVarP(&g.dir, "dir", "C", "", "run as if started in `DIR`")
+	pf.StringVar(&g.format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json (default text)")
+	pf.StringVar(&g.tokenizer, "tokenizer", "", "`NAME`: o200k_base (default), cl100k_base, or approx ((bytes+3)/4;\nit undercounts source code by about 1.5x, so a budget kept with it is an estimate)")
+	pf.IntVar(&g.budget, "budget", 0, "tokens the output may use (default from config, else 8000)")
+	pf.IntVar(&g.window, "window", 0, "context window `TOKENS`; the budget is the window less the reserves")
+	pf.StringVar(&g.reserves, "reserves", "", "tokens kept back from --window as `SYSTEM,QUERY,RESPONSE` (default 200,100,500)")
+	pf.StringVar(&g.config, "config", "", "read configuration from `FILE` instead of .ctxpack/config.yaml")
+
+	root.AddGroup(
+		&cobra.Group{ID: "assemble", Title: "Assemble context:"},
+		&cobra.Group{ID: "inspect", Title: "Inspect and check:"},
+		&cobra.Group{ID: "other", Title: "Other commands:"},
+	)
+	add := func(group string, cmds ...*cobra.Command) {
+		for _, c := range cmds {
+			c.GroupID = group
+			root.AddCommand(c)
+		}
+	}
+	add("assemble", newCmdContext(g, ios, nil), newCmdPack(g, ios, nil))
+	add("inspect", newCmdTokens(g, ios, nil), newCmdVerify(g, ios, nil))
+	add("other", newCmdVersion(ios))
+	root.SetHelpCommandGroupID("other")
+	return root
+}
+
+// base is the directory the command runs in: -C, else the working
+// directory. It is made absolute; the process never changes directory.
+func (g *globals) base() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if g.dir == "" {
+		return wd, nil
+	}
+	d := g.dir
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(wd, d)
+	}
+	st, err := os.Stat(d)
+	if err != nil {
+		return "", usagef("-C: %v", err)
+	}
+	if !st.IsDir() {
+		return "", usagef("-C: %s is not a directory", g.dir)
+	}
+	return d, nil
+}
+
+// flagChanged reports whether the user set the named flag.
+func flagChanged(fs *pflag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	return f != nil && f.Changed
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams is all of a command's input and output. Commands never touch
+// os.Stdout; tests give buffers and choose whether they are terminals.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// OutTTY and ErrTTY say whether Out and ErrOut are terminals: progress
+	// and colour only go to terminals, so piped output stays clean.
+	OutTTY, ErrTTY bool
+}
+
+// System returns the process's standard streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("TERM") != "dumb",
+	}
+}
+
+// Warn prints a warning to ErrOut, in yellow on a terminal.
+func (s *IOStreams) Warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if s.ErrTTY && os.Getenv("NO_COLOR") == "" {
+		fmt.Fprintf(s.ErrOut, "\x1b[33mwarning:\x1b[0m %s\n", msg)
+		return
+	}
+	fmt.Fprintf(s.ErrOut, "warning: %s\n", msg)
+}
+
+// Progress shows a one-line counter on a terminal; elsewhere it does
+// nothing. Done clears the line.
+type Progress struct {
+	s     *IOStreams
+	label string
+	total int
+	last  int
+}
+
+func (s *IOStreams) Progress(label string, total int) *Progress {
+	return &Progress{s: s, label: label, total: total, last: -1}
+}
+
+// Set shows n of total, redrawing at most once per percent.
+func (p *Progress) Set(n int) {
+	if !p.s.ErrTTY || p.total <= 0 {
+		return
+	}
+	pct := n * 100 / p.total
+	if pct == p.last {
+		return
+	}
+	p.last = pct
+	fmt.Fprintf(p.s.ErrOut, "\r%s %d/%d (%d%%)\x1b[K", p.label, n, p.total, pct)
+}
+
+func (p *Progress) Done() {
+	if p.s.ErrTTY && p.last >= 0 {
+		fmt.Fprint(p.s.ErrOut, "\r\x1b[K")
+	}
+}

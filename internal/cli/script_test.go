@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctxpack": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script: each is a small
+// project and the commands to run on it, with their expected output.
+func TestScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in testdata/script (%v)", err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GOROOT_SRC", filepath.Join(goroot(), "src"))
+			return nil
+		},
+	})
+}
+
+func goroot() string {
+	if r := os.Getenv("GOROOT"); r != "" {
+		return r
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(os.Args[0]), "..", ".."))
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+	"github.com/spf13/cobra"
+)
+
+// tokensMaxFileBytes is the size above which tokens skips a file: it
+// measures, so its limit is far above the assembly default.
+const tokensMaxFileBytes = 256 << 20
+
+type tokensOptions struct {
+	g     *globals
+	ios   *IOStreams
+	paths []string
+}
+
+func newCmdTokens(g *globals, ios *IOStreams, runF func(*tokensOptions) error) *cobra.Command {
+	o := &tokensOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "tokens PATH...",
+		Short: "Count the tokens of files as a model's tokenizer does",
+		Long: `Print COUNT<TAB>PATH for every file, then COUNT<TAB>total.
+
+Directories are walked in bytewise path order, honouring .gitignore and
+.ctxpackignore; binary files are skipped with a warning. Counts are exact for
+o200k_base (the default) and cl100k_base: they equal OpenAI's tiktoken on the
+same text. Invalid UTF-8 is counted as ctxpack emits it: each maximal
+ill-formed byte sequence replaced by one U+FFFD, as browsers and Node.js
+decode it.`,
+		Example: `  ctxpack tokens README.md
+  ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			if runF != nil {
+				return runF(o)
+			}
+			return tokensRun(o)
+		},
+	}
+	return cmd
+}
+
+type countJob struct {
+	fsDir string // directory the file is read from
+	rel   string // slash path under fsDir
+	shown string // path as printed
+}
+
+func tokensRun(o *tokensOptions) error {
+	name := o.g.tokenizer
+	if name == "" {
+		name = tokenizer.Default
+	}
+	tok, err := tokenizer.Get(name)
+	if err != nil {
+		return usageError{err}
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	var jobs []countJob
+	for _, arg := range o.paths {
+		abs := arg
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, arg)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return fmt.Errorf("tokens: %w", err)
+		}
+		if !st.IsDir() {
+			jobs = append(jobs, countJob{fsDir: filepath.Dir(abs), rel: filepath.Base(abs), shown: arg})
+			continue
+		}
+		files, skipped, err := project.Walk(os.DirFS(abs), []string{"."}, project.WalkOptions{MaxFileBytes: tokensMaxFileBytes, IncludeHidden: true})
+		if err != nil {
+			return fmt.Errorf("tokens: %s: %w", arg, err)
+		}
+		for _, s := range skipped {
+			o.ios.Warn("skipped %s: %s", joinShown(arg, s.Path), s.Reason)
+		}
+		for _, f := range files {
+			jobs = append(jobs, countJob{fsDir: abs, rel: f.Path, shown: joinShown(arg, f.Path)})
+		}
+	}
+
+	counts := make([]int, len(jobs))
+	errs := make([]error, len(jobs))
+	prog := o.ios.Progress("counting", len(jobs))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				j := jobs[i]
+				text, _, err := project.ReadText(os.DirFS(j.fsDir), j.rel)
+				if err != nil {
+					errs[i] = err
+				} else {
+					counts[i] = tok.Count(text)
+				}
+				mu.Lock()
+				done++
+				prog.Set(done)
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	prog.Done()
+
+	var out strings.Builder
+	total, failed := 0, 0
+	for i, j := range jobs {
+		if errs[i] != nil {
+			o.ios.Warn("skipped %s: %v", j.shown, errs[i])
+			failed++
+			continue
+		}
+		fmt.Fprintf(&out, "%d\t%s\n", counts[i], j.shown)
+		total += counts[i]
+	}
+	fmt.Fprintf(&out, "%d\ttotal\n", total)
+	if _, err := o.ios.Out.Write([]byte(out.String())); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return silentError{exitFailure}
+	}
+	return nil
+}
+
+// joinShown prints a walked file under the argument it was found from.
+func joinShown(arg, rel string) string {
+	if arg == "." || arg == "./" {
+		return rel
+	}
+	return strings.TrimSuffix(arg, "/") + "/" + rel
+}

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/spf13/cobra"
+)
+
+func newCmdVerify(g *globals, ios *IOStreams, runF func(*assembleOptions) error) *cobra.Command {
+	o := &assembleOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "verify TARGET",
+		Short: "Prove an assembly is deterministic: run it twice, compare digests",
+		Long: `Assemble TARGET twice, each time in a separate ctxpack process, and compare
+the digests of the output. The first run uses GOMAXPROCS=1 and walks files in
+sorted order; the second uses more threads and walks them in reverse. Any
+difference means something that varies between runs reached the output: verify
+exits 1 and names the first part where the runs differ.
+
+TARGET and the flags are those of 'ctxpack context'.`,
+		Example: `  ctxpack verify . --budget 8000
+  ctxpack verify internal/ --tokenizer cl100k_base --overflow truncate`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.target = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return verifyRun(cmd.Context(), o)
+		},
+	}
+	o.addFlags(cmd.Flags())
+	return cmd
+}
+
+// childArgs rebuilds the command line of one assembly run.
+func (o *assembleOptions) childArgs(base string, reverse bool) []string {
+	g := o.g
+	args := []string{"-C", base, "--format", "json"}
+	add := func(flag, v string) {
+		if v != "" {
+			args = append(args, flag, v)
+		}
+	}
+	add("--tokenizer", g.tokenizer)
+	add("--reserves", g.reserves)
+	add("--config", g.config)
+	if g.budget > 0 {
+		add("--budget", strconv.Itoa(g.budget))
+	}
+	if g.window > 0 {
+		add("--window", strconv.Itoa(g.window))
+	}
+	add("--strategy", o.strategy)
+	add("--overflow", o.overflow)
+	add("--depth", o.depth)
+	if o.dedupThreshold != 0 {
+		add("--dedup-threshold", strconv.FormatFloat(o.dedupThreshold, 'g', -1, 64))
+	}
+	if o.maxChunksPerDoc != 0 {
+		add("--max-chunks-per-doc", strconv.Itoa(o.maxChunksPerDoc))
+	}
+	if reverse {
+		add("--walk-order", "reverse")
+	}
+	return append(args, "context", "--", o.target)
+}
+
+// self finds the running ctxpack binary to start again.
+func self() (string, error) {
+	a := os.Args[0]
+	if strings.ContainsRune(a, filepath.Separator) {
+		return filepath.Abs(a)
+	}
+	if p, err := exec.LookPath(a); err == nil {
+		return p, nil
+	}
+	return os.Executable()
+}
+
+type verifyRunResult struct {
+	label string
+	plan  ctxpack.Plan
+}
+
+func verifyRun(ctx context.Context, o *assembleOptions) error {
+	if _, err := o.request(); err != nil {
+		return err
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	if err := resolveTarget(base, o.target); err != nil {
+		return err
+	}
+	bin, err := self()
+	if err != nil {
+		return fmt.Errorf("verify: cannot find the ctxpack binary: %w", err)
+	}
+	procs := max(runtime.NumCPU(), 4)
+	runs := []struct {
+		procs   int
+		reverse bool
+	}{{1, false}, {procs, true}}
+	var results []verifyRunResult
+	for _, r := range runs {
+		cmd := exec.CommandContext(ctx, bin, o.childArgs(base, r.reverse)...)
+		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(r.procs))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		label := fmt.Sprintf("GOMAXPROCS=%d, %s walk", r.procs, map[bool]string{false: "sorted", true: "reversed"}[r.reverse])
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("verify: run with %s failed: %v\n%s", label, err, strings.TrimSpace(stderr.String()))
+		}
+		var p ctxpack.Plan
+		if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {
+			return fmt.Errorf("verify: run with %s printed no plan: %w", label, err)
+		}
+		results = append(results, verifyRunResult{label, p})
+	}
+	a, b := results[0], results[1]
+	if a.plan.Digest == b.plan.Digest && a.plan.StateRoot == b.plan.StateRoot {
+		fmt.Fprintf(o.ios.Out, "verify: OK %s\n  %s\n  identical in 2 runs: %s; %s\n", a.plan.Digest, describe(a.plan), a.label, b.label)
+		return nil
+	}
+	fmt.Fprintf(o.ios.Out, "verify: FAILED: the runs differ\n  %s: %s\n  %s: %s\n  %s\n", a.label, a.plan.Digest, b.label, b.plan.Digest, firstDifference(a.plan, b.plan))
+	return silentError{exitFailure}
+}
+
+// firstDifference names the first part where two plans differ.
+func firstDifference(a, b ctxpack.Plan) string {
+	if a.StateRoot != b.StateRoot {
+		return fmt.Sprintf("the inputs differ: state_root %s vs %s", a.StateRoot, b.StateRoot)
+	}
+	n := min(len(a.Parts), len(b.Parts))
+	for i := range n {
+		x, y := a.Parts[i], b.Parts[i]
+		if x.Key != y.Key || x.Level != y.Level || x.CID != y.CID || x.Tokens != y.Tokens || x.Truncated != y.Truncated {
+			return fmt.Sprintf("first differing part: #%d %s (%s, %d tokens, %s) vs %s (%s, %d tokens, %s)",
+				i+1, x.Key, x.Level, x.Tokens, x.CID, y.Key, y.Level, y.Tokens, y.CID)
+		}
+	}
+	if len(a.Parts) != len(b.Parts) {
+		longer := a.Parts
+		if len(b.Parts) > n {
+			longer = b.Parts
+		}
+		return fmt.Sprintf("first differing part: #%d %s is in one run only", n+1, longer[n].Key)
+	}
+	for i := 0; i < min(len(a.Content), len(b.Content)); i++ {
+		if a.Content[i] != b.Content[i] {
+			return fmt.Sprintf("the parts agree but the content differs at byte %d", i)
+		}
+	}
+	return "the parts agree but the content differs in length"
+}

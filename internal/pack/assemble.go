@@ -1,0 +1,329 @@
+package pack
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/render"
+)
+
+// Result is an assembled context.
+type Result struct {
+	Plan render.Plan
+	// Output is what the format writes: the content, or the plan as JSON.
+	Output []byte
+}
+
+// BudgetError reports that the parts could not be fitted: the pinned parts
+// alone exceed the budget, or overflow is error and everything at the
+// requested levels does not fit.
+type BudgetError struct {
+	Budget int
+	Need   int      // tokens the pinned parts, or all parts, need
+	Pinned bool     // the pinned parts alone do not fit
+	Parts  []string // "KEY (N tokens)", largest first
+}
+
+func (e *BudgetError) Error() string {
+	what := "the parts at the requested levels"
+	if e.Pinned {
+		what = "the parts that are never dropped"
+	}
+	msg := fmt.Sprintf("pack: %s need %d tokens but the budget is %d", what, e.Need, e.Budget)
+	if len(e.Parts) > 0 {
+		msg += "; largest: " + strings.Join(e.Parts, ", ")
+	}
+	return msg
+}
+
+// Assemble fits parts to the budget and renders them. It does not modify
+// parts.
+func Assemble(parts []Part, opt Options) (*Result, error) {
+	if err := opt.normalize(); err != nil {
+		return nil, err
+	}
+	if err := validateParts(parts); err != nil {
+		return nil, err
+	}
+	items, err := prepare(parts, &opt)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(items, compareRank)
+	for i, it := range items {
+		it.rank = i
+	}
+	var dropped []drop
+	if opt.DedupThreshold >= 0 {
+		var d []drop
+		items, d = dedup(items, opt.DedupThreshold)
+		dropped = append(dropped, d...)
+	}
+	if opt.MaxChunksPerDoc > 0 {
+		var d []drop
+		items, d = limitPerDoc(items, opt.MaxChunksPerDoc)
+		dropped = append(dropped, d...)
+	}
+	order := packingOrder(items, opt.Strategy)
+	for i, it := range order {
+		it.fit = i
+	}
+	c := newCoster(opt.Tokenizer, opt.Format)
+	f := &fitter{opt: &opt, c: c, order: order}
+	if err := f.fit(); err != nil {
+		return nil, err
+	}
+	for {
+		res, over := f.render(dropped)
+		if !over {
+			return res, nil
+		}
+		if !f.shrink() {
+			return nil, fmt.Errorf("pack: rendered output has %d tokens, over the budget of %d, with nothing left to remove", res.Plan.TotalTokens, opt.Budget)
+		}
+	}
+}
+
+// prepare derives the engine's view of each part.
+func prepare(parts []Part, opt *Options) ([]*item, error) {
+	bucket := map[string]int{}
+	for i, b := range opt.Policy.Buckets {
+		bucket[b.Name] = i
+	}
+	items := make([]*item, len(parts))
+	for i := range parts {
+		p := &parts[i]
+		it := &item{Part: p, q: quantize(p.Score), doc: p.doc(), start: -1}
+		top := Level(-1)
+		for l := Meta; l <= Full; l++ {
+			if _, ok := p.Text[l]; !ok {
+				continue
+			}
+			top = l
+			if l <= opt.MaxLevel {
+				it.start = l
+			}
+		}
+		if it.start < 0 { // nothing at or below the requested depth: the lowest it has
+			for l := Meta; l <= Full; l++ {
+				if _, ok := p.Text[l]; ok {
+					it.start = l
+					break
+				}
+			}
+		}
+		it.cid = contentID(p.Text[top])
+		b, ok := bucket[p.Bucket]
+		if !ok {
+			if p.Bucket != "" {
+				return nil, fmt.Errorf("pack: part %q is in bucket %q, which the policy does not have", p.Key, p.Bucket)
+			}
+			b = 0
+		}
+		it.bucket = b
+		items[i] = it
+	}
+	return items, nil
+}
+
+func limitPerDoc(items []*item, n int) (kept []*item, dropped []drop) {
+	count := map[string]int{}
+	for _, it := range items {
+		if count[it.doc] >= n && !it.Pinned {
+			dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("max_chunks_per_doc: %d parts of %s already taken", n, it.doc)})
+			continue
+		}
+		count[it.doc]++
+		kept = append(kept, it)
+	}
+	return kept, dropped
+}
+
+func contentID(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// choice is what the fit decided for one item.
+type choice struct {
+	level     Level
+	text      string // the text shown when truncated
+	truncated bool
+	reason    string
+}
+
+// fitter turns the packing order into the chosen parts.
+type fitter struct {
+	opt      *Options
+	c        *coster
+	order    []*item
+	seq      sequence
+	prefix   int // steps of seq that are in
+	overhead int
+	trunc    *item // the item cut by the truncate strategy
+	truncTxt string
+	warnings []string
+}
+
+func (f *fitter) fit() error {
+	o := f.opt
+	f.overhead = f.countOverhead()
+	switch o.Overflow {
+	case Allow, Error:
+		// Everything at its start level, in packing order.
+		var sum, pinned int
+		paid := map[string]bool{}
+		for _, it := range f.order {
+			s := &step{it: it, level: it.start, fit: it.fit}
+			c := f.c.body(it, it.start)
+			if len(f.seq.steps) == 0 {
+				c += f.overhead
+			}
+			if o.Strategy != Greedy || !paid[it.doc] {
+				c += f.c.header(it)
+			}
+			paid[it.doc] = true
+			sum += c
+			if it.Pinned {
+				pinned += c
+			}
+			s.cost, s.cum, s.key, s.placed = c, sum, sum, true
+			f.seq.steps = append(f.seq.steps, s)
+		}
+		f.seq.complete = true
+		f.prefix = len(f.seq.steps)
+		if o.Overflow == Error && o.Budget > 0 && sum > o.Budget {
+			return f.budgetError(sum, false)
+		}
+		return nil
+	}
+	stop := -1
+	if len(f.order) > o.FullSequence {
+		stop = o.Budget
+	}
+	f.seq = build(f.c, o, f.order, f.overhead, stop)
+	for f.prefix < len(f.seq.steps) && f.seq.steps[f.prefix].key <= o.Budget {
+		f.prefix++
+	}
+	for _, s := range f.seq.steps[f.prefix:] {
+		if s.it.Pinned {
+			need := 0
+			for _, p := range f.seq.steps {
+				if p.it.Pinned {
+					need += p.cost
+				}
+			}
+			return f.budgetError(need, true)
+		}
+	}
+	if o.Overflow == Truncate && f.prefix < len(f.seq.steps) {
+		f.truncateNext()
+	}
+	return nil
+}
+
+// countOverhead is the format's fixed text: what it writes before the
+// first block and after the last.
+func (f *fitter) countOverhead() int {
+	n := 0
+	if s := render.Open(f.opt.Format); s != "" {
+		n += f.c.tok.Count(s)
+	}
+	if s := render.Close(f.opt.Format); s != "" {
+		n += f.c.tok.Count(s)
+	}
+	return n
+}
+
+// truncateNext cuts the first step that does not fit, when it adds a part,
+// to the room the budget leaves, with a marker that says where the rest is.
+func (f *fitter) truncateNext() {
+	s := f.seq.steps[f.prefix]
+	if s.prev != nil || s.release > f.opt.Budget {
+		return
+	}
+	used := 0
+	if f.prefix > 0 {
+		used = f.seq.steps[f.prefix-1].cum
+	}
+	header := s.cost - f.c.body(s.it, s.level) // run header, and the format's own text when first
+	room := f.opt.Budget - used - header
+	full := s.it.Text[s.level]
+	limit := room - f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, f.marker(s.it, ""))))
+	for limit > 0 {
+		shown := f.c.tok.Truncate(full, limit)
+		if shown == "" {
+			return
+		}
+		text := withNewline(shown) + f.marker(s.it, shown)
+		n := f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, text)))
+		if n <= room {
+			f.trunc, f.truncTxt = s.it, text
+			return
+		}
+		limit -= n - room
+	}
+}
+
+// marker is the visible line that ends a truncated part and names where
+// the rest is; the plan records how many tokens were shown.
+func (f *fitter) marker(it *item, shown string) string {
+	where := it.Key
+	if it.Path != "" {
+		where = it.Path
+		if it.Lines[0] > 0 {
+			first := it.Lines[0] + strings.Count(shown, "\n")
+			if !strings.HasSuffix(shown, "\n") {
+				first-- // the cut line continues there
+			}
+			where = fmt.Sprintf("%s:%d-%d", it.Path, max(first, it.Lines[0]), it.Lines[1])
+		}
+	}
+	return "[ctxpack: truncated; the rest is at " + where + "]\n"
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// shrink removes the last thing chosen after verification found the
+// rendered text over budget. It reports false when nothing is left.
+func (f *fitter) shrink() bool {
+	if f.trunc != nil {
+		f.warnings = append(f.warnings, fmt.Sprintf("verify: removed truncated %s: the whole text counted over the budget", f.trunc.Key))
+		f.trunc = nil
+		return true
+	}
+	if f.prefix == 0 || f.seq.steps[f.prefix-1].it.Pinned {
+		return false
+	}
+	f.prefix--
+	s := f.seq.steps[f.prefix]
+	f.warnings = append(f.warnings, fmt.Sprintf("verify: removed %s at %s: the whole text counted over the budget", s.it.Key, s.level))
+	return true
+}
+
+func (f *fitter) budgetError(need int, pinned bool) error {
+	var parts []*item
+	for _, it := range f.order {
+		if it.Pinned || !pinned {
+			parts = append(parts, it)
+		}
+	}
+	slices.SortStableFunc(parts, func(a, b *item) int { return cmp.Compare(f.c.body(b, b.start), f.c.body(a, a.start)) })
+	e := &BudgetError{Budget: f.opt.Budget, Need: need, Pinned: pinned}
+	for i, it := range parts {
+		if i == 5 {
+			break
+		}
+		e.Parts = append(e.Parts, fmt.Sprintf("%s (%d tokens)", it.Key, f.c.body(it, it.start)))
+	}
+	return e
+}

@@ -1,0 +1,52 @@
+package pack
+
+import (
+	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// coster measures rendered blocks with the tokenizer, each once.
+type coster struct {
+	tok     tokenizer.Tokenizer
+	format  render.Format
+	bodies  map[*item]*[numLevels]int32
+	headers map[string]int
+}
+
+func newCoster(tok tokenizer.Tokenizer, f render.Format) *coster {
+	return &coster{tok: tok, format: f, bodies: map[*item]*[numLevels]int32{}, headers: map[string]int{}}
+}
+
+// body is the token count of the item's block at level l.
+func (c *coster) body(it *item, l Level) int {
+	b := c.bodies[it]
+	if b == nil {
+		b = &[numLevels]int32{-1, -1, -1, -1}
+		c.bodies[it] = b
+	}
+	if b[l] < 0 {
+		b[l] = int32(c.tok.Count(render.Body(c.format, it.block(l, it.Text[l]))))
+	}
+	return int(b[l])
+}
+
+// header is the token count of the item's doc-format run header.
+func (c *coster) header(it *item) int {
+	h, ok := c.headers[it.doc]
+	if !ok {
+		if s := render.RunHeader(c.format, it.block(it.start, ""), ""); s != "" {
+			h = c.tok.Count(s)
+		}
+		c.headers[it.doc] = h
+	}
+	return h
+}
+
+// block is the item as render shows it at level l with the given text.
+func (it *item) block(l Level, text string) render.Block {
+	label := it.Label
+	if label == "" {
+		label = it.Key
+	}
+	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text}
+}

@@ -1,0 +1,34 @@
+// Package pack is ctxpack's engine: it takes the parts a collector found and
+// fits them to a token budget, exactly and deterministically, saying why
+// every part is in, reduced or out.
+//
+// The pipeline is order → dedup → group → allocate → fit → render → verify:
+//
+//   - order: scores are quantized to 1e-6 and parts sorted by the total
+//     order: pinned first, priority desc, score desc, path asc, sequence
+//     asc, byte offset asc, key asc.
+//   - dedup: a part whose content id equals an earlier part's, or whose word
+//     shingles overlap an earlier part's above the threshold (0.8), is
+//     dropped with the key it duplicates.
+//   - group: parts are grouped by document; groups are ordered by their
+//     best part.
+//   - allocate and fit: the packing strategy (greedy, interleaved, score)
+//     orders the parts; the overflow strategy (degrade, drop, truncate,
+//     error, allow) and the budget policy (buckets with shares, a per-item
+//     cap) turn that order into one sequence of steps — add a part at a
+//     level, raise a part one level — that does not depend on the budget.
+//     The context for budget B is the longest prefix of that sequence that
+//     fits in B. Because the sequence is the same for every budget, raising
+//     the budget never drops a part nor lowers its level, and the budget at
+//     which each left-out part would enter is known and reported. A part
+//     that does not fit is skipped by placing smaller later parts before it
+//     in the sequence, within half its size (see fill).
+//   - render and verify: the chosen parts are rendered in render order and
+//     the whole output is counted with the tokenizer; the count, never an
+//     estimate, is checked against the budget.
+//
+// Assemble is deterministic: the output depends only on the parts' content
+// and the options, never on the order of the input slice, map order,
+// goroutine scheduling or the clock. It is safe for concurrent use when the
+// tokenizer is.
+package pack

@@ -1,0 +1,111 @@
+package pack
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// quantize maps a score to an integer in millionths, so that comparisons do
+// not depend on floating-point noise. NaN counts as the lowest score.
+func quantize(s float64) int64 {
+	if math.IsNaN(s) {
+		return math.MinInt64
+	}
+	s = math.Round(s * 1e6)
+	switch {
+	case s >= math.MaxInt64:
+		return math.MaxInt64
+	case s <= math.MinInt64+1:
+		return math.MinInt64 + 1
+	}
+	return int64(s)
+}
+
+// item is a part with what the engine derives from it.
+type item struct {
+	*Part
+	q      int64  // quantized score
+	doc    string // grouping document
+	cid    string // content id of the part's fullest text
+	start  Level  // the level the part starts at
+	rank   int    // position in the total order
+	fit    int    // position in packing order
+	bucket int    // index into the policy's buckets
+}
+
+// compareRank is the total order of DESIGN §2, with pinned parts and
+// priority classes first.
+func compareRank(a, b *item) int {
+	if a.Pinned != b.Pinned {
+		if a.Pinned {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(b.Priority, a.Priority); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.q, a.q); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Seq, b.Seq); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Offset, b.Offset); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Key, b.Key)
+}
+
+// compareReading orders the parts of one document as they are read.
+func compareReading(a, b *item) int {
+	if c := cmp.Compare(a.Seq, b.Seq); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Offset, b.Offset); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Key, b.Key)
+}
+
+// packingOrder returns the items in the order the strategy packs them,
+// which is also the order they are rendered in. items must be in rank order.
+func packingOrder(items []*item, s Strategy) []*item {
+	if s == ByScore {
+		return slices.Clone(items)
+	}
+	// Groups, ordered by their best part (the first in rank order).
+	var groups [][]*item
+	index := map[string]int{}
+	for _, it := range items {
+		g, ok := index[it.doc]
+		if !ok {
+			g = len(groups)
+			index[it.doc] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], it)
+	}
+	for _, g := range groups {
+		slices.SortFunc(g, compareReading)
+	}
+	out := make([]*item, 0, len(items))
+	if s == Greedy {
+		for _, g := range groups {
+			out = append(out, g...)
+		}
+		return out
+	}
+	for round := 0; len(out) < len(items); round++ {
+		for _, g := range groups {
+			if round < len(g) {
+				out = append(out, g[round])
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+package pack
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// Level is how much of a part is shown.
+type Level int8
+
+// The levels, lowest to highest (DESIGN §3).
+const (
+	Meta     Level = iota // metadata only (alias "stub")
+	Summary               // adds the first section or the doc comment and top-level symbols
+	Detailed              // adds headings with first paragraphs, or signatures and types
+	Full                  // the whole text
+	numLevels
+)
+
+var levelNames = [numLevels]string{"meta", "summary", "detailed", "full"}
+
+func (l Level) String() string {
+	if l < 0 || l >= numLevels {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// ParseLevel parses "meta" (or "stub"), "summary", "detailed" or "full".
+func ParseLevel(s string) (Level, error) {
+	for l, n := range levelNames {
+		if s == n {
+			return Level(l), nil
+		}
+	}
+	if s == "stub" {
+		return Meta, nil
+	}
+	return 0, fmt.Errorf("pack: unknown level %q (valid: meta, summary, detailed, full)", s)
+}
+
+// Part is the unit that flows through the engine.
+type Part struct {
+	Key    string // stable and unique: "SPEC-BILLING-001", "src/a.go#3", "memory:42"
+	Source string // "artifact", "code", "memory"…
+	Type   string // "spec", "norm", "code"…: the section word of the text format
+	Label  string // display name; Key when empty
+	Path   string // slash path relative to the project root; "" if none
+	Lines  [2]int // 1-based inclusive span; zero if none
+	Doc    string // grouping document; Path when empty, else Key
+	Seq    int    // reading order within the document
+	Offset int    // byte offset within the document
+	Lang   string // language, for markdown fences
+
+	// Text holds the part at each level it can be shown at; at least one.
+	Text map[Level]string
+
+	Score      float64
+	Components map[string]float64 // the score's breakdown, reported as is
+	Priority   int                // class compared before score: higher first
+	Pinned     bool               // never dropped or lowered; fitted first
+	Bucket     string             // budget bucket; "" is the policy's first
+	Section    int                // render section when Options.Sectioned: lower first
+	Via        []string           // the link chain that reached the part
+}
+
+func (p *Part) doc() string {
+	switch {
+	case p.Doc != "":
+		return p.Doc
+	case p.Path != "":
+		return p.Path
+	}
+	return p.Key
+}
+
+// Strategy orders parts for packing and rendering (CFS-021 §7–8).
+type Strategy string
+
+// The packing strategies.
+const (
+	Greedy      Strategy = "greedy"      // documents by best part, each document's parts in reading order
+	Interleaved Strategy = "interleaved" // round-robin over documents
+	ByScore     Strategy = "score"       // strictly by the total order
+)
+
+// Overflow says what happens to parts that do not fit (DESIGN §3).
+type Overflow string
+
+// The overflow strategies.
+const (
+	Degrade  Overflow = "degrade"  // lower the lowest-priority parts first, then drop them
+	Drop     Overflow = "drop"     // keep the highest-priority parts whole
+	Truncate Overflow = "truncate" // cut the first part that does not fit, with a marker
+	Error    Overflow = "error"    // fail with a report of what did not fit
+	Allow    Overflow = "allow"    // include everything, flag exceeded
+)
+
+// ParseStrategy parses a packing strategy name.
+func ParseStrategy(s string) (Strategy, error) {
+	switch Strategy(s) {
+	case "":
+		return Greedy, nil
+	case Greedy, Interleaved, ByScore:
+		return Strategy(s), nil
+	}
+	return "", fmt.Errorf("pack: unknown packing strategy %q (valid: greedy, interleaved, score)", s)
+}
+
+// ParseOverflow parses an overflow strategy name.
+func ParseOverflow(s string) (Overflow, error) {
+	switch Overflow(s) {
+	case "":
+		return Degrade, nil
+	case Degrade, Drop, Truncate, Error, Allow:
+		return Overflow(s), nil
+	}
+	return "", fmt.Errorf("pack: unknown overflow strategy %q (valid: degrade, drop, truncate, error, allow)", s)
+}
+
+// Bucket is one share of the budget.
+type Bucket struct {
+	Name  string
+	Share float64 // relative weight; shares need not sum to 1
+}
+
+// Policy divides the budget among buckets (tiers, sources). Buckets are
+// filled side by side in proportion to their shares; a bucket that runs out
+// of parts passes its share on to the next bucket that still has parts
+// (wrapping to the first). The zero Policy is one bucket with no item cap.
+type Policy struct {
+	Buckets []Bucket
+	// ItemCap, when above zero, is the largest fraction of its bucket's
+	// share of the budget that one part may take; a level above the cap is
+	// added only once the budget is large enough.
+	ItemCap float64
+}
+
+// Options control an assembly. The zero value of every field but Tokenizer
+// and Budget works.
+type Options struct {
+	Mode      string // "links", "retrieval", "pack"…: reported in the plan
+	Target    string // what the context is for: reported in the plan
+	Budget    int    // tokens the rendered content may use; must be positive unless Overflow is allow
+	Tokenizer tokenizer.Tokenizer
+	Format    render.Format
+	Strategy  Strategy
+	Overflow  Overflow
+	// MaxLevel is the requested depth; parts start at the highest level
+	// they have at or below it. The zero value means Full.
+	MaxLevel Level
+	// DedupThreshold is the shingle overlap above which a part duplicates
+	// an earlier one: 0 means 0.8, values at or above 1 keep everything but
+	// exact copies, and a negative value turns deduplication off.
+	DedupThreshold float64
+	// MaxChunksPerDoc limits the parts taken from one document; 0 is no limit.
+	MaxChunksPerDoc int
+	Policy          Policy
+	// Sectioned renders parts by Part.Section first, then in packing order
+	// (links mode: identity, norms, decisions, specs, task).
+	Sectioned bool
+	// StateRoot is the collector's Merkle root over its inputs, reported as is.
+	StateRoot string
+	// Paths and Warnings are the collector's, reported as is (Paths sorted).
+	Paths    []string
+	Warnings []string
+	// FullSequence bounds the work spent finding the budget at which each
+	// left-out part would enter: the whole sequence is built when there are
+	// at most this many parts (0 means 5,000); beyond that it stops once the
+	// budget is passed and those parts report no need_budget.
+	FullSequence int
+}
+
+func (o *Options) normalize() error {
+	if o.Tokenizer == nil {
+		return fmt.Errorf("pack: no tokenizer")
+	}
+	var err error
+	if o.Strategy, err = ParseStrategy(string(o.Strategy)); err != nil {
+		return err
+	}
+	if o.Overflow, err = ParseOverflow(string(o.Overflow)); err != nil {
+		return err
+	}
+	if o.Format, err = render.ParseFormat(string(o.Format)); err != nil {
+		return err
+	}
+	if o.Budget <= 0 && o.Overflow != Allow {
+		return fmt.Errorf("pack: budget must be a positive number of tokens (got %d)", o.Budget)
+	}
+	if o.MaxLevel == 0 {
+		o.MaxLevel = Full
+	}
+	if o.MaxLevel < Meta || o.MaxLevel > Full {
+		return fmt.Errorf("pack: invalid level %d", o.MaxLevel)
+	}
+	if o.DedupThreshold == 0 {
+		o.DedupThreshold = 0.8
+	}
+	if o.FullSequence == 0 {
+		o.FullSequence = 5000
+	}
+	if len(o.Policy.Buckets) == 0 {
+		o.Policy.Buckets = []Bucket{{Name: "", Share: 1}}
+	}
+	seen := map[string]bool{}
+	for _, b := range o.Policy.Buckets {
+		if b.Share < 0 {
+			return fmt.Errorf("pack: bucket %q has a negative share", b.Name)
+		}
+		if seen[b.Name] {
+			return fmt.Errorf("pack: bucket %q listed twice", b.Name)
+		}
+		seen[b.Name] = true
+	}
+	if o.Policy.ItemCap < 0 || o.Policy.ItemCap > 1 {
+		return fmt.Errorf("pack: item cap must be between 0 and 1 (got %g)", o.Policy.ItemCap)
+	}
+	return nil
+}
+
+func validateParts(parts []Part) error {
+	keys := make(map[string]bool, len(parts))
+	for i := range parts {
+		p := &parts[i]
+		if p.Key == "" {
+			return fmt.Errorf("pack: part %d has no key", i)
+		}
+		if keys[p.Key] {
+			return fmt.Errorf("pack: duplicate part key %q", p.Key)
+		}
+		keys[p.Key] = true
+		if len(p.Text) == 0 {
+			return fmt.Errorf("pack: part %q has no text at any level", p.Key)
+		}
+		for l := range p.Text {
+			if l < Meta || l > Full {
+				return fmt.Errorf("pack: part %q has text at invalid level %d", p.Key, l)
+			}
+		}
+		if strings.ContainsRune(p.Key, '\n') {
+			return fmt.Errorf("pack: part key %q contains a newline", p.Key)
+		}
+	}
+	return nil
+}

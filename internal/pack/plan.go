@@ -1,0 +1,211 @@
+package pack
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ctxpack/ctxpack/internal/render"
+)
+
+// render renders the current choice and reports whether the whole text
+// counts over the budget.
+func (f *fitter) render(pre []drop) (*Result, bool) {
+	o := f.opt
+	chosen := map[*item]*choice{}
+	var list []*item
+	for _, s := range f.seq.steps[:f.prefix] {
+		ch := chosen[s.it]
+		if ch == nil {
+			ch = &choice{}
+			chosen[s.it] = ch
+			list = append(list, s.it)
+		}
+		ch.level = s.level
+	}
+	if f.trunc != nil {
+		chosen[f.trunc] = &choice{level: f.trunc.start, text: f.truncTxt, truncated: true}
+		list = append(list, f.trunc)
+	}
+	slices.SortFunc(list, func(a, b *item) int {
+		if o.Sectioned {
+			if c := cmp.Compare(a.Section, b.Section); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.fit, b.fit)
+	})
+
+	blocks := make([]render.Block, len(list))
+	for i, it := range list {
+		ch := chosen[it]
+		text := ch.text
+		if !ch.truncated {
+			text = it.Text[ch.level]
+		}
+		blocks[i] = it.block(ch.level, text)
+	}
+	content := render.Content(o.Format, blocks)
+	total := o.Tokenizer.Count(content)
+	if o.Overflow != Allow && total > o.Budget {
+		return &Result{Plan: render.Plan{TotalTokens: total}}, true
+	}
+
+	plan := render.Plan{
+		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(),
+		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil,
+		Exceeded: o.Budget > 0 && total > o.Budget,
+		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
+		Parts: make([]render.PlanPart, 0, len(list)), Dropped: []render.Dropped{},
+		Paths: slices.Sorted(slices.Values(o.Paths)), StateRoot: o.StateRoot,
+		Content: content,
+	}
+	if plan.Paths == nil {
+		plan.Paths = []string{}
+	}
+	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
+
+	prev := ""
+	textTokens := 0
+	for i, it := range list {
+		ch := chosen[it]
+		seg := render.Segment(o.Format, blocks[i], prev)
+		prev = blocks[i].Doc
+		pp := render.PlanPart{
+			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
+			Level: ch.level.String(), Tokens: o.Tokenizer.Count(seg), CID: it.cid,
+			Via: it.Via, Components: it.Components, Truncated: ch.truncated,
+			Reason: f.levelReason(it, ch),
+		}
+		if it.Lines[0] > 0 {
+			lines := it.Lines
+			pp.Lines = &lines
+		}
+		if it.Score != 0 || len(it.Components) > 0 {
+			s := float64(it.q) / 1e6
+			pp.Score = &s
+		}
+		if len(o.Policy.Buckets) > 1 {
+			pp.Bucket = o.Policy.Buckets[it.bucket].Name
+		}
+		textTokens += o.Tokenizer.Count(blocks[i].Text)
+		plan.Parts = append(plan.Parts, pp)
+	}
+	plan.Dropped = f.dropped(pre, chosen)
+	plan.Metrics = metrics(list, total, textTokens, o.Budget)
+
+	sum := sha256.Sum256([]byte(content))
+	plan.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	res := &Result{Plan: plan}
+	if o.Format == render.JSON {
+		out, err := render.EncodePlan(&plan)
+		if err != nil { // a Plan always encodes; keep the content rather than fail
+			out = []byte(content)
+		}
+		res.Output = out
+	} else {
+		res.Output = []byte(content)
+	}
+	return res, false
+}
+
+// levelReason says why a chosen part is not shown in full ("" when it is).
+func (f *fitter) levelReason(it *item, ch *choice) string {
+	if ch.truncated {
+		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.Text[ch.level]))
+	}
+	if ch.level < it.start {
+		for _, s := range f.seq.steps[f.prefix:] {
+			if s.it == it && s.level > ch.level {
+				if s.capped {
+					return fmt.Sprintf("degraded to %s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
+				}
+				return fmt.Sprintf("degraded to %s: %s needs a budget of %d", ch.level, s.level, s.key)
+			}
+		}
+		return fmt.Sprintf("degraded to %s to fit the budget", ch.level)
+	}
+	if ch.level == Full {
+		return ""
+	}
+	for l := ch.level + 1; l <= Full; l++ {
+		if _, ok := it.Text[l]; ok {
+			return fmt.Sprintf("requested depth %s", f.opt.MaxLevel)
+		}
+	}
+	return fmt.Sprintf("%s is the most the part has", ch.level)
+}
+
+// dropped lists every part left out, in rank order, with its reason.
+func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped {
+	all := slices.Clone(pre)
+	firstStep := map[*item]*step{}
+	for _, s := range f.seq.steps {
+		if s.prev == nil {
+			firstStep[s.it] = s
+		}
+	}
+	for _, it := range f.order {
+		if chosen[it] != nil {
+			continue
+		}
+		d := drop{it: it, reason: "budget"}
+		if s := firstStep[it]; s != nil {
+			d.need = s.key
+			if s.capped {
+				d.reason = fmt.Sprintf("item cap: over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
+			} else {
+				d.reason = fmt.Sprintf("budget: enters at a budget of %d", s.key)
+			}
+		}
+		all = append(all, d)
+	}
+	slices.SortFunc(all, func(a, b drop) int { return cmp.Compare(a.it.rank, b.it.rank) })
+	out := make([]render.Dropped, len(all))
+	for i, d := range all {
+		out[i] = render.Dropped{Key: d.it.Key, Path: d.it.Path, Reason: d.reason, NeedBudget: d.need}
+	}
+	return out
+}
+
+func metrics(list []*item, total, textTokens, budget int) render.Metrics {
+	var m render.Metrics
+	if budget > 0 {
+		m.Utilization = round4(float64(total) / float64(budget))
+		m.Coverage = round4(float64(textTokens) / float64(budget))
+	}
+	// Coherence: adjacent pairs from one document, out of the most there
+	// could be (a document of k parts can give k-1); 1 when none could.
+	perDoc := map[string]int{}
+	for _, it := range list {
+		perDoc[it.doc]++
+	}
+	possible, same := 0, 0
+	for _, k := range perDoc {
+		possible += k - 1
+	}
+	for i := 1; i < len(list); i++ {
+		if list[i].doc == list[i-1].doc {
+			same++
+		}
+	}
+	m.Coherence = 1
+	if possible > 0 {
+		m.Coherence = round4(float64(same) / float64(possible))
+	}
+	// Are the top three parts by rank among the first five emitted?
+	byRank := slices.Clone(list)
+	slices.SortFunc(byRank, func(a, b *item) int { return cmp.Compare(a.rank, b.rank) })
+	m.Ordering = true
+	for _, top := range byRank[:min(3, len(byRank))] {
+		if idx := slices.Index(list, top); idx >= 5 {
+			m.Ordering = false
+		}
+	}
+	return m
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,0 +1,295 @@
+package project
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.yaml.in/yaml/v3"
+)
+
+const configPath = ".ctxpack/config.yaml"
+
+func loadString(t *testing.T, text string) (Config, []Warning, error) {
+	t.Helper()
+	return LoadConfig(fstest.MapFS{configPath: {Data: []byte(text)}}, configPath)
+}
+
+// ignoreExtra compares Configs without the parsed YAML of unknown keys.
+var ignoreExtra = cmpopts.IgnoreFields(Config{}, "Extra", "Reserves.Extra", "Pack.Extra", "Walk.Extra")
+
+func TestLoadConfigMissing(t *testing.T) {
+	cfg, warnings, err := LoadConfig(fstest.MapFS{}, configPath)
+	if err != nil || warnings != nil {
+		t.Fatalf("LoadConfig on a missing file = %v, %v; want no error, no warnings", warnings, err)
+	}
+	if d := cmp.Diff(Defaults(), cfg); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	text := `# project settings
+tokenizer: cl100k_base
+format: markdown
+budget: 4000
+window: 128000
+reserves:
+  system: 300
+  query: 0
+pack:
+  strategy: score
+  overflow: truncate
+  dedup_threshold: 1
+  max_chunks_per_doc: 3
+  item_cap: 0.5
+  prefer_recent: true
+  include_metadata: false
+walk:
+  max_file_bytes: 0x200000
+  include_hidden: false
+links:
+  depth: 2
+check:
+  rules: {orphan-spec: error}
+`
+	cfg, warnings, err := loadString(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	want := Config{
+		Tokenizer: "cl100k_base", Format: "markdown", Budget: 4000, Window: 128000,
+		Reserves: Reserves{System: 300, Query: 0, Response: 500},
+		Pack: PackConfig{Strategy: "score", Overflow: "truncate", DedupThreshold: 1, MaxChunksPerDoc: 3,
+			ItemCap: 0.5, PreferRecent: true, IncludeMetadata: false},
+		Walk:   WalkConfig{MaxFileBytes: 2 << 20, IncludeHidden: false},
+		Source: configPath,
+	}
+	if d := cmp.Diff(want, cfg, ignoreExtra); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+
+	// Unknown sections are kept for the features that own them.
+	var links struct{ Depth int }
+	if ok, err := cfg.Section("links", &links); !ok || err != nil || links.Depth != 2 {
+		t.Errorf("Section(links) = %v, %v, %+v", ok, err, links)
+	}
+	var check struct {
+		Rules map[string]string
+	}
+	if ok, err := cfg.Section("check", &check); !ok || err != nil || check.Rules["orphan-spec"] != "error" {
+		t.Errorf("Section(check) = %v, %v, %+v", ok, err, check)
+	}
+	if ok, err := cfg.Section("sources", &check); ok || err != nil {
+		t.Errorf("Section(sources) = %v, %v; want absent", ok, err)
+	}
+	var bad struct{ Depth []int }
+	if _, err := cfg.Section("links", &bad); err == nil || !strings.HasPrefix(err.Error(), "project: .ctxpack/config.yaml:21: links: ") {
+		t.Errorf("Section with the wrong shape: error = %v", err)
+	}
+}
+
+func TestLoadConfigNullsKeepDefaults(t *testing.T) {
+	cfg, _, err := loadString(t, "budget:\npack:\nwalk: ~\nreserves:\n  system:\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Defaults()
+	want.Source = configPath
+	if d := cmp.Diff(want, cfg, ignoreExtra); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	for _, text := range []string{"", "# only a comment\n", "~\n", "---\n"} {
+		if _, _, err := loadString(t, text); err != nil {
+			t.Errorf("LoadConfig(%q) error: %v", text, err)
+		}
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // each error, in order
+	}{
+		{"enum", "pack:\n  strategy: greedy\n  overflow: dorp\n",
+			[]string{`project: .ctxpack/config.yaml:3: pack.overflow must be one of degrade, drop, truncate, error, allow (got "dorp")`}},
+		{"tokenizer", "tokenizer: gpt2\n",
+			[]string{`project: .ctxpack/config.yaml:1: tokenizer must be one of approx, cl100k_base, o200k_base (got "gpt2")`}},
+		{"format", "format: html\n",
+			[]string{`project: .ctxpack/config.yaml:1: format must be one of text, markdown, doc, xml, json, mdctx (got "html")`}},
+		{"negative int", "budget: -5\n", []string{"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got -5)"}},
+		{"string for int", "budget: lots\n", []string{`project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got "lots")`}},
+		{"quoted int", "budget: \"4000\"\n", []string{`project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got "4000")`}},
+		{"float for int", "window: 1.5\n", []string{"project: .ctxpack/config.yaml:1: window must be a non-negative integer (got 1.5)"}},
+		{"int overflow", "budget: 99999999999999999999\n", []string{"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got 99999999999999999999)"}},
+		{"list for int", "budget: [1]\n", []string{"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got a list)"}},
+		{"fraction zero", "pack:\n  dedup_threshold: 0\n", []string{"project: .ctxpack/config.yaml:2: pack.dedup_threshold must be a number in (0, 1] (got 0)"}},
+		{"fraction big", "pack:\n  item_cap: 1.5\n", []string{"project: .ctxpack/config.yaml:2: pack.item_cap must be a number in (0, 1] (got 1.5)"}},
+		{"fraction nan", "pack:\n  item_cap: .nan\n", []string{"project: .ctxpack/config.yaml:2: pack.item_cap must be a number in (0, 1] (got .nan)"}},
+		{"bool", "pack:\n  prefer_recent: yes\n", []string{`project: .ctxpack/config.yaml:2: pack.prefer_recent must be true or false (got "yes")`}},
+		{"section not a mapping", "pack: greedy\n", []string{`project: .ctxpack/config.yaml:1: pack must be a mapping of settings (got "greedy")`}},
+		{"top level not a mapping", "- a\n- b\n", []string{"project: .ctxpack/config.yaml:1: the file must be a mapping of settings (got a list)"}},
+		{"duplicate key", "budget: 1\nbudget: 2\n", []string{"project: .ctxpack/config.yaml:2: budget is set twice (first at line 1); remove one"}},
+		{"duplicate section key", "pack:\n  strategy: score\n  strategy: greedy\n", []string{"project: .ctxpack/config.yaml:3: pack.strategy is set twice (first at line 2); remove one"}},
+		{"syntax", "budget: 1\npack: [\n", []string{"project: .ctxpack/config.yaml:2: invalid YAML: did not find expected node content"}},
+		{"syntax in a second document", "budget: 1\n---\n- a\nb: c\n", []string{
+			// The line is yaml.v3's: that of the construct around the problem.
+			"project: .ctxpack/config.yaml:2: invalid YAML: did not find expected '-' indicator",
+		}},
+		{"window below reserves", "window: 500\n", []string{
+			"project: .ctxpack/config.yaml:1: window 500 leaves no budget after the reserves (system 200 + query 100 + response 500 = 800); raise window or lower reserves",
+		}},
+		{"several errors, in file order", "budget: -1\npack:\n  overflow: x\nwalk:\n  max_file_bytes: -3\n", []string{
+			"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got -1)",
+			`project: .ctxpack/config.yaml:3: pack.overflow must be one of degrade, drop, truncate, error, allow (got "x")`,
+			"project: .ctxpack/config.yaml:5: walk.max_file_bytes must be a non-negative integer (bytes; 0 = 1 MiB) (got -3)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, _, err := loadString(t, tt.text)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := strings.Split(err.Error(), "\n"); !cmp.Equal(tt.want, got) {
+				t.Errorf("errors (-want +got):\n%s", cmp.Diff(tt.want, got))
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Path != configPath {
+				t.Errorf("error %v is not a *ConfigError for the file", err)
+			}
+			if d := cmp.Diff(Defaults(), cfg); d != "" {
+				t.Errorf("on error the Config should be Defaults() (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestLoadConfigWarnings(t *testing.T) {
+	text := `budgt: 100
+retrieval:
+  k: 5
+pack:
+  stratgy: score
+  tiers: [50, 30]
+walk:
+  follow_symlinks: true
+---
+budget: 1
+`
+	cfg, warnings, err := loadString(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`.ctxpack/config.yaml:1: unknown key "budgt" (did you mean "budget"?); kept for later features`,
+		`.ctxpack/config.yaml:5: unknown key "pack.stratgy" (did you mean "pack.strategy"?); kept but not used`,
+		`.ctxpack/config.yaml:6: unknown key "pack.tiers"; kept but not used`,
+		`.ctxpack/config.yaml:8: unknown key "walk.follow_symlinks"; kept but not used`,
+		`.ctxpack/config.yaml:10: only the first YAML document is read; this one is ignored`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+	// Unknown keys are kept, never silently lost.
+	for _, k := range []struct {
+		m   map[string]yaml.Node
+		key string
+	}{{cfg.Extra, "budgt"}, {cfg.Extra, "retrieval"}, {cfg.Pack.Extra, "stratgy"}, {cfg.Pack.Extra, "tiers"}, {cfg.Walk.Extra, "follow_symlinks"}} {
+		if _, ok := k.m[k.key]; !ok {
+			t.Errorf("unknown key %q was not kept", k.key)
+		}
+	}
+	if cfg.Pack.Strategy != "greedy" || cfg.Budget != 0 {
+		t.Errorf("misspelt keys must not take effect: %+v", cfg)
+	}
+}
+
+func TestLoadConfigMergeKeys(t *testing.T) {
+	text := `base: &base
+  strategy: score
+  overflow: drop
+pack:
+  <<: *base
+  overflow: error
+reserves: &r {system: 1, query: 2, response: 3}
+`
+	cfg, warnings, err := loadString(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	if cfg.Pack.Strategy != "score" || cfg.Pack.Overflow != "error" {
+		t.Errorf("merge: got strategy %q overflow %q, want score, error (explicit keys win)", cfg.Pack.Strategy, cfg.Pack.Overflow)
+	}
+	if cfg.Reserves.Total() != 6 {
+		t.Errorf("reserves = %+v", cfg.Reserves)
+	}
+}
+
+// TestConfigRoundTrip checks that yaml.Marshal writes what LoadConfig reads.
+func TestConfigRoundTrip(t *testing.T) {
+	cfg := Defaults()
+	cfg.Budget = 3000
+	cfg.Pack.IncludeMetadata = false
+	cfg.Extra = map[string]yaml.Node{"links": {Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "depth"}, {Kind: yaml.ScalarNode, Value: "2"},
+	}}}
+	data, err := yaml.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, warnings, err := loadString(t, string(data))
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("reading back:\n%s\nwarnings %v, error %v", data, warnings, err)
+	}
+	cfg.Source = configPath
+	if d := cmp.Diff(cfg, got, ignoreExtra); d != "" {
+		t.Errorf("(-want +got):\n%s\nfile:\n%s", d, data)
+	}
+	var links struct{ Depth int }
+	if ok, err := got.Section("links", &links); !ok || err != nil || links.Depth != 2 {
+		t.Errorf("Section(links) after a round trip = %v, %v, %+v", ok, err, links)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	if err := Defaults().Validate(); err != nil {
+		t.Errorf("Defaults().Validate() = %v", err)
+	}
+	cfg := Defaults()
+	cfg.Pack.Overflow = "dorp"
+	cfg.Pack.ItemCap = 0
+	cfg.Window = 100
+	want := strings.Join([]string{
+		`project: pack.overflow must be one of degrade, drop, truncate, error, allow (got "dorp")`,
+		`project: pack.item_cap must be a number in (0, 1] (got 0)`,
+		`project: window 100 leaves no budget after the reserves (system 200 + query 100 + response 500 = 800); raise window or lower reserves`,
+	}, "\n")
+	if err := cfg.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate() = %v\nwant %s", err, want)
+	}
+	var zero Config
+	if err := zero.Validate(); err == nil {
+		t.Error("the zero Config should not validate")
+	}
+}
+
+func TestReservesTotalSaturates(t *testing.T) {
+	r := Reserves{System: 1 << 62, Query: 1 << 62, Response: 1 << 62}
+	if r.Total() <= 0 {
+		t.Errorf("Total() = %d, want saturation", r.Total())
+	}
+}

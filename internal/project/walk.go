@@ -1,0 +1,533 @@
+package project
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultMaxFileBytes is the size above which Walk skips a file unless
+// WalkOptions.MaxFileBytes says otherwise: 1 MiB.
+const DefaultMaxFileBytes = 1 << 20
+
+// binaryProbeBytes is how much of a file Walk reads to decide that it is
+// binary: git's rule, a NUL byte in the first 8000 bytes.
+const binaryProbeBytes = 8000
+
+// DefaultIgnoreFiles returns the per-directory ignore files Walk honours when
+// WalkOptions.IgnoreFiles is nil: .gitignore, then .ctxpackignore (which
+// takes precedence in the same directory).
+func DefaultIgnoreFiles() []string { return []string{".gitignore", ".ctxpackignore"} }
+
+// File is a regular file found by Walk.
+type File struct {
+	Path    string // slash-separated, relative to the walk's fs root
+	Size    int64
+	ModTime time.Time
+}
+
+// Skipped is a file Walk found but did not list, with the reason.
+type Skipped struct {
+	Path   string
+	Reason string // "binary", "too large (3.2 MiB > 1 MiB limit)", "unreadable: …", "symlink outside root", …
+}
+
+// WalkOptions configures Walk. The zero value walks with the defaults and
+// leaves out hidden files.
+type WalkOptions struct {
+	// MaxFileBytes is the largest file listed; larger files are reported in
+	// Skipped. 0 means DefaultMaxFileBytes.
+	MaxFileBytes int64
+	// IncludeHidden lists files and descends into directories whose names
+	// start with ".". A .git entry is skipped either way.
+	IncludeHidden bool
+	// Reverse returns both lists in reverse order: a test knob that proves
+	// downstream code sorts for itself.
+	Reverse bool
+	// IgnoreFiles names the per-directory ignore files, in gitignore syntax.
+	// In one directory a later name takes precedence over an earlier one.
+	// nil means DefaultIgnoreFiles(); an empty non-nil slice means none.
+	IgnoreFiles []string
+	// Workers is how many goroutines read files for binary detection.
+	// 0 means GOMAXPROCS. The result does not depend on it.
+	Workers int
+}
+
+// Options returns the WalkOptions that c asks for.
+func (c WalkConfig) Options() WalkOptions {
+	return WalkOptions{MaxFileBytes: c.MaxFileBytes, IncludeHidden: c.IncludeHidden}
+}
+
+// Walk lists the regular files under each of roots (slash paths relative to
+// fsys; nil or empty means "."), in bytewise path order (reversed with
+// opt.Reverse), with each path listed once even when roots overlap.
+//
+// It honours the ignore files named by opt.IgnoreFiles in every directory it
+// enters and in the directories above each root, and .git/info/exclude at
+// fsys's root, with git's semantics; the user's global excludes file is
+// never read, so the result depends on the tree alone. It always leaves out
+// .git entries and ctxpack's own generated files (.ctxpack/index.db* and
+// .ctxpack/cache/). Ignored, hidden and generated entries are left out
+// silently; binary files (a NUL byte in the first 8000 bytes), files larger
+// than the limit, unreadable files and directories, symlinks that lead
+// outside fsys or to directories, and other non-regular files are reported
+// in Skipped, sorted the same way.
+//
+// A root that names a file is listed as itself even when it is ignored or
+// hidden: it was named explicitly. So is a root directory: it is walked even
+// when ignored, while the rules still apply inside it.
+//
+// A symlink to a regular file inside fsys is listed under the link's path
+// when fsys implements fs.ReadLinkFS; absolute link targets count as leaving
+// the root. Walk reads at most the first 8000 bytes of each file.
+//
+// Walk returns an error only when a root cannot be walked at all: an invalid
+// or missing root, or an unreadable root directory.
+func Walk(fsys fs.FS, roots []string, opt WalkOptions) ([]File, []Skipped, error) {
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	clean := make([]string, len(roots))
+	for i, r := range roots {
+		c := path.Clean(r)
+		if !fs.ValidPath(c) {
+			return nil, nil, fmt.Errorf("project: walk: invalid root %q: want a slash path inside the project, without \"..\"", r)
+		}
+		clean[i] = c
+	}
+
+	w := &walker{
+		fsys:          fsys,
+		maxBytes:      opt.MaxFileBytes,
+		includeHidden: opt.IncludeHidden,
+		ignoreNames:   opt.IgnoreFiles,
+	}
+	if w.maxBytes <= 0 {
+		w.maxBytes = DefaultMaxFileBytes
+	}
+	if w.ignoreNames == nil {
+		w.ignoreNames = DefaultIgnoreFiles()
+	}
+	w.links, _ = fsys.(fs.ReadLinkFS)
+	if len(clean) > 1 {
+		w.seen = make(map[string]bool)
+	}
+
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	work := make(chan string, 256)
+	results := make([]probeResult, workers)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() { results[i] = probe(fsys, work, w.maxBytes) })
+	}
+	w.work = work
+
+	var err error
+	for _, r := range clean {
+		if err = w.walkRoot(r); err != nil {
+			break
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err != nil {
+		return nil, nil, err
+	}
+
+	var files []File
+	skipped := w.skipped
+	for _, r := range results {
+		files = append(files, r.files...)
+		skipped = append(skipped, r.skipped...)
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(skipped, func(a, b Skipped) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Reason, b.Reason))
+	})
+	skipped = slices.CompactFunc(skipped, func(a, b Skipped) bool { return a.Path == b.Path })
+	if opt.Reverse {
+		slices.Reverse(files)
+		slices.Reverse(skipped)
+	}
+	return files, skipped, nil
+}
+
+// A walker lists candidates in one goroutine; probe workers read them.
+type walker struct {
+	fsys          fs.FS
+	links         fs.ReadLinkFS // nil when fsys cannot read symlinks
+	maxBytes      int64
+	includeHidden bool
+	ignoreNames   []string
+	seen          map[string]bool // paths already sent, when there are several roots
+	work          chan<- string
+	skipped       []Skipped
+	exclude       *ignoreList // .git/info/exclude, read on first use
+}
+
+func (w *walker) skip(p, reason string) {
+	w.skipped = append(w.skipped, Skipped{Path: p, Reason: reason})
+}
+
+// send queues a regular file (or a symlink to one) for probing.
+func (w *walker) send(p string) {
+	if w.seen != nil {
+		if w.seen[p] {
+			return
+		}
+		w.seen[p] = true
+	}
+	w.work <- p
+}
+
+func (w *walker) walkRoot(root string) error {
+	var info fs.FileInfo
+	var err error
+	if w.links != nil {
+		info, err = w.links.Lstat(root)
+	} else {
+		info, err = fs.Stat(w.fsys, root)
+	}
+	if err != nil {
+		return fmt.Errorf("project: walk: %w", err)
+	}
+	mode := info.Mode()
+	if mode&fs.ModeSymlink != 0 {
+		target, ok := w.followLink(root)
+		if !ok {
+			return nil
+		}
+		if mode, err = w.modeOf(target); err != nil {
+			w.skip(root, unreadable(err))
+			return nil
+		}
+	}
+	switch {
+	case mode.IsRegular():
+		w.send(root)
+		return nil
+	case mode.IsDir():
+		stack, err := w.rootStack(root)
+		if err != nil {
+			return err
+		}
+		return w.walkDir(root, stack, true)
+	default:
+		w.skip(root, "not a regular file")
+		return nil
+	}
+}
+
+// rootStack returns the ignore lists that apply inside root before root's
+// own: .git/info/exclude and the ignore files of root's parent directories.
+func (w *walker) rootStack(root string) ([]*ignoreList, error) {
+	if w.exclude == nil {
+		l := parseIgnore(w.readIgnore(".git/info/exclude"), "")
+		w.exclude = &l
+	}
+	stack := []*ignoreList{w.exclude}
+	if root == "." {
+		return stack, nil
+	}
+	dirs := []string{"."}
+	for i, c := range root {
+		if c == '/' {
+			dirs = append(dirs, root[:i])
+		}
+	}
+	for _, d := range dirs {
+		for _, name := range w.ignoreNames {
+			if data := w.readIgnore(join(d, name)); data != nil {
+				l := parseIgnore(data, base(d))
+				stack = append(stack, &l)
+			}
+		}
+	}
+	return stack, nil
+}
+
+// readIgnore returns the contents of the ignore file p, or nil when it is
+// missing or not a regular file (git does not follow symlinked ignore files).
+func (w *walker) readIgnore(p string) []byte {
+	var info fs.FileInfo
+	var err error
+	if w.links != nil {
+		info, err = w.links.Lstat(p)
+	} else {
+		info, err = fs.Stat(w.fsys, p)
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	data, err := fs.ReadFile(w.fsys, p)
+	if err != nil {
+		w.skip(p, unreadable(err))
+		return nil
+	}
+	return data
+}
+
+// walkDir lists dir's entries; stack holds the ignore lists of the
+// directories above dir.
+func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
+	entries, err := fs.ReadDir(w.fsys, dir)
+	if err != nil {
+		if isRoot {
+			return fmt.Errorf("project: walk: %w", err)
+		}
+		w.skip(dir, unreadable(err))
+		return nil
+	}
+	for _, name := range w.ignoreNames {
+		i, ok := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, name string) int {
+			return strings.Compare(e.Name(), name)
+		})
+		if !ok || !entries[i].Type().IsRegular() {
+			continue
+		}
+		p := join(dir, name)
+		data, err := fs.ReadFile(w.fsys, p)
+		if err != nil {
+			w.skip(p, unreadable(err))
+			continue
+		}
+		l := parseIgnore(data, base(dir))
+		stack = append(stack, &l)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" || (!w.includeHidden && name[0] == '.') {
+			continue
+		}
+		if dir == ".ctxpack" && (name == "cache" || strings.HasPrefix(name, "index.db")) {
+			continue
+		}
+		p := join(dir, name)
+		t := e.Type()
+		if ignored(stack, p, t.IsDir()) {
+			continue
+		}
+		switch {
+		case t.IsDir():
+			if err := w.walkDir(p, stack, false); err != nil {
+				return err
+			}
+		case t.IsRegular():
+			w.send(p)
+		case t&fs.ModeSymlink != 0:
+			target, ok := w.followLink(p)
+			if !ok {
+				continue
+			}
+			switch mode, err := w.modeOf(target); {
+			case err != nil:
+				w.skip(p, unreadable(err))
+			case mode.IsRegular():
+				w.send(p)
+			case mode.IsDir():
+				w.skip(p, "symlink to directory (not followed)")
+			default:
+				w.skip(p, "not a regular file")
+			}
+		default:
+			w.skip(p, "not a regular file")
+		}
+	}
+	return nil
+}
+
+func (w *walker) modeOf(p string) (fs.FileMode, error) {
+	info, err := w.links.Lstat(p)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode(), nil
+}
+
+var errOutside = errors.New("symlink outside root")
+
+// followLink resolves the symlink p inside fsys. It reports false, after
+// recording why in Skipped, when the link cannot be followed.
+func (w *walker) followLink(p string) (string, bool) {
+	if w.links == nil {
+		w.skip(p, "symlink (target cannot be checked)")
+		return "", false
+	}
+	target, err := resolveLink(w.links, p)
+	switch {
+	case errors.Is(err, errOutside):
+		w.skip(p, "symlink outside root")
+		return "", false
+	case errors.Is(err, fs.ErrNotExist):
+		w.skip(p, "unreadable: broken symlink")
+		return "", false
+	case err != nil:
+		w.skip(p, unreadable(err))
+		return "", false
+	}
+	return target, true
+}
+
+// maxLinkHops bounds symlink resolution, as the kernel's ELOOP limit does.
+const maxLinkHops = 40
+
+// resolveLink resolves every symlink in the path name within fsys and
+// returns the result, a path with no symlinks in it. It fails with
+// errOutside when a link leads out of fsys (through "..", or with an
+// absolute target).
+func resolveLink(fsys fs.ReadLinkFS, name string) (string, error) {
+	resolved := "."
+	rest := strings.Split(name, "/")
+	hops := 0
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if resolved == "." {
+				return "", errOutside
+			}
+			resolved = path.Dir(resolved)
+			continue
+		}
+		next := join(resolved, c)
+		info, err := fsys.Lstat(next)
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", errors.New("too many levels of symbolic links")
+		}
+		target, err := fsys.ReadLink(next)
+		if err != nil {
+			return "", err
+		}
+		target = strings.ReplaceAll(target, `\`, "/")
+		if path.IsAbs(target) || (len(target) >= 2 && target[1] == ':') {
+			return "", errOutside
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return resolved, nil
+}
+
+// probeResult is what one probe worker found.
+type probeResult struct {
+	files   []File
+	skipped []Skipped
+}
+
+// probe stats each queued file and reads its first 8000 bytes to tell text
+// from binary.
+func probe(fsys fs.FS, work <-chan string, maxBytes int64) probeResult {
+	var r probeResult
+	buf := make([]byte, binaryProbeBytes)
+	for p := range work {
+		f, reason := probeFile(fsys, p, maxBytes, buf)
+		if reason != "" {
+			r.skipped = append(r.skipped, Skipped{Path: p, Reason: reason})
+			continue
+		}
+		r.files = append(r.files, f)
+	}
+	return r
+}
+
+func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return File{}, unreadable(err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return File{}, unreadable(err)
+	}
+	if !info.Mode().IsRegular() {
+		return File{}, "not a regular file"
+	}
+	size := info.Size()
+	if size > maxBytes {
+		s, l := formatBytes(size, maxBytes)
+		return File{}, "too large (" + s + " > " + l + " limit)"
+	}
+	// Read only as much as the file holds, so a small file costs one read.
+	n, err := io.ReadFull(f, buf[:min(size, binaryProbeBytes)])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return File{}, unreadable(err)
+	}
+	if bytes.IndexByte(buf[:n], 0) >= 0 {
+		return File{}, "binary"
+	}
+	return File{Path: p, Size: size, ModTime: info.ModTime()}, ""
+}
+
+// unreadable returns the Skipped reason for err, without the path (which the
+// Skipped entry carries) so that reasons do not depend on where fsys lives.
+func unreadable(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "unreadable: " + err.Error()
+}
+
+// formatBytes formats a size and a limit in binary units, falling back to
+// exact byte counts when rounding would make them look equal.
+func formatBytes(size, limit int64) (string, string) {
+	s, l := humanBytes(size), humanBytes(limit)
+	if s == l {
+		return strconv.FormatInt(size, 10) + " B", strconv.FormatInt(limit, 10) + " B"
+	}
+	return s, l
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v, i := float64(n), -1
+	for v >= unit && i < 5 {
+		v /= unit
+		i++
+	}
+	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}[i]
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + " " + suffix
+}
+
+// join joins a directory (or ".") and a name.
+func join(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// base returns the ignore-list base for a directory: "" or "dir/".
+func base(dir string) string {
+	if dir == "." {
+		return ""
+	}
+	return dir + "/"
+}

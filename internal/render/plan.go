@@ -1,0 +1,79 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Plan is the json format: what was assembled, why, and the content itself.
+// Field order and names are the schema of DESIGN §8; encoding is
+// deterministic (struct order, sorted map keys, no HTML escaping).
+type Plan struct {
+	Version     string     `json:"version"`
+	Mode        string     `json:"mode"`
+	Target      string     `json:"target"`
+	Tokenizer   string     `json:"tokenizer"`
+	Budget      int        `json:"budget"`
+	TotalTokens int        `json:"total_tokens"`
+	Truncated   bool       `json:"truncated"`
+	Exceeded    bool       `json:"exceeded"`
+	Strategy    string     `json:"strategy"`
+	Overflow    string     `json:"overflow"`
+	Parts       []PlanPart `json:"parts"`
+	Dropped     []Dropped  `json:"dropped"`
+	Paths       []string   `json:"paths"`
+	Warnings    []string   `json:"warnings"`
+	Metrics     Metrics    `json:"metrics"`
+	StateRoot   string     `json:"state_root"`
+	Digest      string     `json:"digest"`
+	Content     string     `json:"content"`
+}
+
+// PlanPart is one emitted part, in render order.
+type PlanPart struct {
+	Key        string             `json:"key"`
+	Source     string             `json:"source"`
+	Type       string             `json:"type"`
+	Path       string             `json:"path,omitempty"`
+	Lines      *[2]int            `json:"lines,omitempty"`
+	Level      string             `json:"level"`
+	Tokens     int                `json:"tokens"`
+	CID        string             `json:"cid"`
+	Via        []string           `json:"via,omitempty"`
+	Score      *float64           `json:"score,omitempty"`
+	Components map[string]float64 `json:"components,omitempty"`
+	Bucket     string             `json:"bucket,omitempty"`
+	Truncated  bool               `json:"truncated,omitempty"`
+	// Reason says why the part is not shown in full; empty when it is.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Dropped is a part that was left out, and why.
+type Dropped struct {
+	Key    string `json:"key"`
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason"`
+	// NeedBudget is the smallest budget at which the part would have been
+	// included, when the engine knows it.
+	NeedBudget int `json:"need_budget,omitempty"`
+}
+
+// Metrics are the plan's quality figures (DESIGN §3).
+type Metrics struct {
+	Utilization float64 `json:"utilization"` // total tokens / budget
+	Coverage    float64 `json:"coverage"`    // tokens of distinct part text / budget
+	Coherence   float64 `json:"coherence"`   // adjacent same-document pairs / the most possible
+	Ordering    bool    `json:"ordering"`    // the top 3 parts by rank are among the first 5 emitted
+}
+
+// EncodePlan returns the plan as indented JSON ending in a newline.
+func EncodePlan(p *Plan) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,204 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Format is an output format.
+type Format string
+
+// The output formats.
+const (
+	Text     Format = "text"
+	Markdown Format = "markdown"
+	Doc      Format = "doc"
+	XML      Format = "xml"
+	JSON     Format = "json"
+)
+
+// Formats lists the formats in the order --help shows them.
+func Formats() []Format { return []Format{Text, Markdown, Doc, XML, JSON} }
+
+// ParseFormat returns the format named s ("md" is accepted for markdown).
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "", "text":
+		return Text, nil
+	case "markdown", "md":
+		return Markdown, nil
+	case "doc":
+		return Doc, nil
+	case "xml":
+		return XML, nil
+	case "json":
+		return JSON, nil
+	}
+	names := make([]string, 0, 5)
+	for _, f := range Formats() {
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("render: unknown format %q (valid: %s)", s, strings.Join(names, ", "))
+}
+
+// Content is the format the context itself is written in: the json format
+// carries text-format content inside its plan.
+func (f Format) Content() Format {
+	if f == JSON {
+		return Text
+	}
+	return f
+}
+
+// Block is one part of the context as it is shown.
+type Block struct {
+	Type  string // "spec", "code", "identity"…: the section word of the text format
+	Label string // the part's display name: an artifact id, "src/a.go:10-40"
+	Path  string // slash path relative to the project root, "" if none
+	Lines [2]int // 1-based inclusive line span; zero if none
+	Doc   string // the document the block belongs to; consecutive blocks of one document share a doc-format header
+	Lang  string // language for markdown fences: "go", "python"; "" or "markdown" for prose
+	Text  string // the text at the chosen level
+}
+
+// Open returns what the format writes before the first block.
+func Open(f Format) string {
+	if f.Content() == XML {
+		return "<documents>\n"
+	}
+	return ""
+}
+
+// Close returns what the format writes after the last block.
+func Close(f Format) string {
+	if f.Content() == XML {
+		return "</documents>\n"
+	}
+	return ""
+}
+
+// RunHeader returns the header the block needs when the block before it
+// (prevDoc; "" at the start) belongs to another document. Only the doc
+// format has run headers; the other formats give each block its own.
+func RunHeader(f Format, b Block, prevDoc string) string {
+	if f.Content() != Doc || (prevDoc != "" && prevDoc == b.Doc) {
+		return ""
+	}
+	return "[DOC: " + name(b) + "]\n"
+}
+
+// Body returns the block's own text in format f, ending with a newline.
+func Body(f Format, b Block) string {
+	var s strings.Builder
+	switch f.Content() {
+	case Doc:
+		s.WriteString(withNewline(b.Text))
+	case Markdown:
+		s.WriteString("## ")
+		s.WriteString(heading(b))
+		s.WriteString("\n\n")
+		if b.Lang == "" || b.Lang == "markdown" {
+			s.WriteString(withNewline(b.Text))
+		} else {
+			fence := fenceFor(b.Text)
+			s.WriteString(fence + b.Lang + "\n")
+			s.WriteString(withNewline(b.Text))
+			s.WriteString(fence + "\n")
+		}
+		s.WriteString("\n")
+	case XML:
+		s.WriteString("<document>\n<source>")
+		s.WriteString(escapeXML(source(b)))
+		s.WriteString("</source>\n<document_content>\n")
+		s.WriteString(withNewline(b.Text))
+		s.WriteString("</document_content>\n</document>\n")
+	default:
+		s.WriteString("=== ")
+		s.WriteString(heading(b))
+		s.WriteString(" ===\n")
+		s.WriteString(withNewline(b.Text))
+	}
+	return s.String()
+}
+
+// Segment is the block as it appears after a block of document prevDoc.
+func Segment(f Format, b Block, prevDoc string) string {
+	return RunHeader(f, b, prevDoc) + Body(f, b)
+}
+
+// Content renders blocks in order: Open, every Segment, Close. No blocks
+// render as nothing at all.
+func Content(f Format, blocks []Block) string {
+	if len(blocks) == 0 {
+		return ""
+	}
+	var s strings.Builder
+	s.WriteString(Open(f))
+	prev := ""
+	for _, b := range blocks {
+		s.WriteString(Segment(f, b, prev))
+		prev = b.Doc
+	}
+	s.WriteString(Close(f))
+	return s.String()
+}
+
+// heading is "TYPE: LABEL", or just "TYPE" when the block has no label of
+// its own (the project identity).
+func heading(b Block) string {
+	t := strings.ToUpper(b.Type)
+	if b.Label == "" || strings.EqualFold(b.Label, b.Type) {
+		return t
+	}
+	return t + ": " + b.Label
+}
+
+// name is what a block is called where one name is shown: its path, else
+// its label, else its type.
+func name(b Block) string {
+	switch {
+	case b.Path != "":
+		return b.Path
+	case b.Label != "":
+		return b.Label
+	}
+	return b.Type
+}
+
+// source names where a block comes from: its path with the line span, or
+// its name when it has no path.
+func source(b Block) string {
+	if b.Path == "" {
+		return name(b)
+	}
+	if b.Lines[0] > 0 {
+		return b.Path + ":" + strconv.Itoa(b.Lines[0]) + "-" + strconv.Itoa(b.Lines[1])
+	}
+	return b.Path
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// fenceFor returns a backtick fence longer than any backtick run in s.
+func fenceFor(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func escapeXML(s string) string { return xmlEscaper.Replace(s) }
