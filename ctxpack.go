@@ -48,6 +48,13 @@ type Request struct {
 
 	DedupThreshold  float64 // 0 = configured
 	MaxChunksPerDoc int     // 0 = configured
+	// ItemCap is the largest share of the budget one part may take
+	// before its fuller levels wait for a larger budget; 0 = configured,
+	// 1 = no cap.
+	ItemCap float64
+	// PreferRecent and IncludeMetadata override the configuration when set.
+	PreferRecent    *bool
+	IncludeMetadata *bool
 
 	// ReverseWalk visits files in reverse order: a test knob that proves
 	// the output does not depend on walk order (ctxpack verify uses it).
@@ -153,6 +160,20 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	if req.MaxChunksPerDoc != 0 {
 		o.MaxChunksPerDoc = req.MaxChunksPerDoc
 	}
+	o.Policy.ItemCap = c.Pack.ItemCap
+	if req.ItemCap != 0 {
+		if req.ItemCap < 0 || req.ItemCap > 1 {
+			return o, fmt.Errorf("ctxpack: item cap must be in (0, 1] (got %g)", req.ItemCap)
+		}
+		o.Policy.ItemCap = req.ItemCap
+	}
+	if o.Policy.ItemCap >= 1 {
+		o.Policy.ItemCap = 0 // a cap of the whole budget is no cap
+	}
+	o.PreferRecent = c.Pack.PreferRecent
+	if req.PreferRecent != nil {
+		o.PreferRecent = *req.PreferRecent
+	}
 	return o, nil
 }
 
@@ -217,14 +238,37 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	}
 	warnings = append(warnings, warns...)
 	slices.Sort(warnings)
+	if o.PreferRecent {
+		want := make(map[string]bool, len(parts))
+		for _, pt := range parts {
+			want[pt.Path] = true
+		}
+		changed, err := project.LastChanged(ctx, p.Root, want)
+		if err != nil {
+			return nil, err
+		}
+		for i := range parts {
+			parts[i].Changed = changed[parts[i].Path]
+		}
+	}
 	o.Mode, o.Target = "pack", strings.Join(roots, " ")
 	o.StateRoot = project.StateRoot(inputs)
 	o.Warnings = warnings
+	if p.includeMetadata(req) {
+		o.Metadata = fmt.Sprintf("mode=%s target=%s tokenizer=%s budget=%d state_root=%s", o.Mode, o.Target, o.Tokenizer.Name(), o.Budget, o.StateRoot)
+	}
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+func (p *Project) includeMetadata(req Request) bool {
+	if req.IncludeMetadata != nil {
+		return *req.IncludeMetadata
+	}
+	return p.Config.Pack.IncludeMetadata
 }
 
 // roots resolves request paths to slash paths under the root.

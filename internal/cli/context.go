@@ -24,7 +24,11 @@ type assembleOptions struct {
 	depth           string
 	dedupThreshold  float64
 	maxChunksPerDoc int
+	itemCap         float64
+	preferRecent    bool
+	includeMetadata bool
 	walkOrder       string
+	flags           *pflag.FlagSet
 }
 
 func (o *assembleOptions) addFlags(fs *pflag.FlagSet) {
@@ -33,6 +37,10 @@ func (o *assembleOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.depth, "depth", "", "highest `LEVEL` to show: meta, summary, detailed, full (default full)")
 	fs.Float64Var(&o.dedupThreshold, "dedup-threshold", 0, "word-shingle overlap above which a part duplicates an earlier one (default 0.8)")
 	fs.IntVar(&o.maxChunksPerDoc, "max-chunks-per-doc", 0, "at most `N` parts from one document (default no limit)")
+	fs.Float64Var(&o.itemCap, "item-cap", 0, "largest `SHARE` of the budget one part may take before its fuller\nlevels wait for a larger budget (default 0.25; 1 = no cap)")
+	fs.BoolVar(&o.preferRecent, "prefer-recent", false, "rank recently changed files higher (git commit times; default from config)")
+	fs.BoolVar(&o.includeMetadata, "include-metadata", false, "start the content with one line saying what was assembled and from\nwhich state (mode, target, tokenizer, budget, state root)")
+	o.flags = fs
 	fs.StringVar(&o.walkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
 	_ = fs.MarkHidden("walk-order")
 }
@@ -44,6 +52,13 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 		Tokenizer: o.g.tokenizer, Format: o.g.format,
 		Strategy: o.strategy, Overflow: o.overflow, Depth: o.depth,
 		DedupThreshold: o.dedupThreshold, MaxChunksPerDoc: o.maxChunksPerDoc,
+		ItemCap: o.itemCap,
+	}
+	if flagChanged(o.flags, "prefer-recent") {
+		req.PreferRecent = &o.preferRecent
+	}
+	if flagChanged(o.flags, "include-metadata") {
+		req.IncludeMetadata = &o.includeMetadata
 	}
 	switch o.walkOrder {
 	case "", "sorted":

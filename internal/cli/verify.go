@@ -70,6 +70,15 @@ func (o *assembleOptions) childArgs(base string, reverse bool) []string {
 	if o.maxChunksPerDoc != 0 {
 		add("--max-chunks-per-doc", strconv.Itoa(o.maxChunksPerDoc))
 	}
+	if o.itemCap != 0 {
+		add("--item-cap", strconv.FormatFloat(o.itemCap, 'g', -1, 64))
+	}
+	if flagChanged(o.flags, "prefer-recent") {
+		args = append(args, "--prefer-recent="+strconv.FormatBool(o.preferRecent))
+	}
+	if flagChanged(o.flags, "include-metadata") {
+		args = append(args, "--include-metadata="+strconv.FormatBool(o.includeMetadata))
+	}
 	if reverse {
 		add("--walk-order", "reverse")
 	}

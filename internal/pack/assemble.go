@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -94,10 +95,22 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 	for i, b := range opt.Policy.Buckets {
 		bucket[b.Name] = i
 	}
+	var newest int64
+	if opt.PreferRecent {
+		for i := range parts {
+			newest = max(newest, parts[i].Changed)
+		}
+	}
 	items := make([]*item, len(parts))
 	for i := range parts {
 		p := &parts[i]
 		it := &item{Part: p, q: quantize(p.Score), doc: p.doc(), start: -1}
+		if opt.PreferRecent && p.Changed > 0 {
+			days := float64(newest-p.Changed) / 86400
+			r := 0.2 * math.Pow(0.5, days/7)
+			it.q = quantize(p.Score + r)
+			it.recency = r
+		}
 		top := Level(-1)
 		for l := Meta; l <= Full; l++ {
 			if _, ok := p.Text[l]; !ok {
@@ -230,7 +243,7 @@ func (f *fitter) fit() error {
 // first block and after the last.
 func (f *fitter) countOverhead() int {
 	n := 0
-	if s := render.Open(f.opt.Format); s != "" {
+	if s := render.Open(f.opt.Format, f.opt.Metadata); s != "" {
 		n += f.c.tok.Count(s)
 	}
 	if s := render.Close(f.opt.Format); s != "" {

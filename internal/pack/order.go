@@ -25,13 +25,14 @@ func quantize(s float64) int64 {
 // item is a part with what the engine derives from it.
 type item struct {
 	*Part
-	q      int64  // quantized score
-	doc    string // grouping document
-	cid    string // content id of the part's fullest text
-	start  Level  // the level the part starts at
-	rank   int    // position in the total order
-	fit    int    // position in packing order
-	bucket int    // index into the policy's buckets
+	q       int64   // quantized score, recency included
+	recency float64 // the PreferRecent component added to the score
+	doc     string  // grouping document
+	cid     string  // content id of the part's fullest text
+	start   Level   // the level the part starts at
+	rank    int     // position in the total order
+	fit     int     // position in packing order
+	bucket  int     // index into the policy's buckets
 }
 
 // compareRank is the total order of DESIGN §2, with pinned parts and

@@ -65,6 +65,9 @@ type Part struct {
 	Bucket     string             // budget bucket; "" is the policy's first
 	Section    int                // render section when Options.Sectioned: lower first
 	Via        []string           // the link chain that reached the part
+	// Changed is when the part last changed, in Unix seconds (from git
+	// history, not file times); 0 if unknown. Used by Options.PreferRecent.
+	Changed int64
 }
 
 func (p *Part) doc() string {
@@ -164,6 +167,14 @@ type Options struct {
 	Sectioned bool
 	// StateRoot is the collector's Merkle root over its inputs, reported as is.
 	StateRoot string
+	// Metadata, when set, is shown as one line at the top of the content
+	// (CFS-021's include_metadata) and counted like everything else.
+	Metadata string
+	// PreferRecent adds a recency component to every part that has a
+	// Changed time: 0.2 × 0.5^(days older than the newest part / 7), the aiwg
+	// seed's recency weight and decay. Ages are relative to the newest
+	// input, never to the clock.
+	PreferRecent bool
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string

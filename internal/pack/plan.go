@@ -48,7 +48,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		}
 		blocks[i] = it.block(ch.level, text)
 	}
-	content := render.Content(o.Format, blocks)
+	content := render.Content(o.Format, o.Metadata, blocks)
 	total := o.Tokenizer.Count(content)
 	if o.Overflow != Allow && total > o.Budget {
 		return &Result{Plan: render.Plan{TotalTokens: total}}, true
@@ -77,14 +77,14 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
 			Level: ch.level.String(), Tokens: o.Tokenizer.Count(seg), CID: it.cid,
-			Via: it.Via, Components: it.Components, Truncated: ch.truncated,
+			Via: it.Via, Components: components(it), Truncated: ch.truncated,
 			Reason: f.levelReason(it, ch),
 		}
 		if it.Lines[0] > 0 {
 			lines := it.Lines
 			pp.Lines = &lines
 		}
-		if it.Score != 0 || len(it.Components) > 0 {
+		if it.q != 0 || len(it.Components) > 0 {
 			s := float64(it.q) / 1e6
 			pp.Score = &s
 		}
@@ -205,6 +205,20 @@ func metrics(list []*item, total, textTokens, budget int) render.Metrics {
 			m.Ordering = false
 		}
 	}
+	return m
+}
+
+// components is the part's score breakdown with the recency the engine
+// added, in a new map (the part is not modified).
+func components(it *item) map[string]float64 {
+	if it.recency == 0 {
+		return it.Components
+	}
+	m := make(map[string]float64, len(it.Components)+1)
+	for k, v := range it.Components {
+		m[k] = v
+	}
+	m["recency"] = float64(quantize(it.recency)) / 1e6
 	return m
 }
 

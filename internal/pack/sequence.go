@@ -189,10 +189,12 @@ func (b *builder) costOf(s *step) int {
 }
 
 // releaseOf is the smallest budget at which the item cap allows the item at
-// s.level: the item may take at most ItemCap of its bucket's share.
+// s.level: the item may take at most ItemCap of its bucket's share. With
+// degrade, an item's lowest level is its least form and is never held back;
+// the cap holds back the fuller ones.
 func (b *builder) releaseOf(s *step) int {
 	cp := b.opt.Policy.ItemCap
-	if cp <= 0 || s.it.Pinned {
+	if cp <= 0 || s.it.Pinned || (s.prev == nil && b.opt.Overflow == Degrade) {
 		return 0
 	}
 	frac := b.shareFraction(s.it.bucket)

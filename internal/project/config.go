@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"go.yaml.in/yaml/v3"
@@ -67,8 +69,8 @@ type PackConfig struct {
 	DedupThreshold  float64 `yaml:"dedup_threshold"`    // in (0, 1]; default 0.8
 	MaxChunksPerDoc int     `yaml:"max_chunks_per_doc"` // 0 = no limit
 	ItemCap         float64 `yaml:"item_cap"`           // share of a bucket one part may take, in (0, 1]; default 0.25
-	PreferRecent    bool    `yaml:"prefer_recent"`      // default false
-	IncludeMetadata bool    `yaml:"include_metadata"`   // default true
+	PreferRecent    bool    `yaml:"prefer_recent"`      // boost recently changed files (git history); default false
+	IncludeMetadata bool    `yaml:"include_metadata"`   // a provenance line atop the content; default false
 
 	Extra map[string]yaml.Node `yaml:",inline"` // unknown keys, kept (LoadConfig warns)
 }
@@ -97,11 +99,10 @@ func Defaults() Config {
 		Format:    "text",
 		Reserves:  Reserves{System: 200, Query: 100, Response: 500},
 		Pack: PackConfig{
-			Strategy:        "greedy",
-			Overflow:        "degrade",
-			DedupThreshold:  0.8,
-			ItemCap:         0.25,
-			IncludeMetadata: true,
+			Strategy:       "greedy",
+			Overflow:       "degrade",
+			DedupThreshold: 0.8,
+			ItemCap:        0.25,
 		},
 		Walk: WalkConfig{MaxFileBytes: DefaultMaxFileBytes, IncludeHidden: true},
 	}
@@ -305,6 +306,7 @@ func (l *loader) syntaxError(err error) {
 			}
 		}
 	}
+	msg = strings.Join(strings.Fields(msg), " ") // one line
 	l.errs = append(l.errs, &ConfigError{Path: l.path, Line: line, Msg: "invalid YAML: " + msg})
 }
 
@@ -522,7 +524,7 @@ func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[
 		}
 		if line, dup := seen[k.Value]; dup {
 			if explicit {
-				l.errorf(k, prefix+k.Value, "%s%s is set twice (first at line %d); remove one", prefix, k.Value, line)
+				l.errorf(k, prefix+k.Value, "%s is set twice (first at line %d); remove one", keyName(prefix+k.Value), line)
 			}
 			continue
 		}
@@ -575,14 +577,27 @@ func describe(n *yaml.Node) string {
 	case yaml.ScalarNode:
 		v := n.Value
 		if len(v) > 40 {
-			v = v[:40] + "…"
+			cut := 40
+			for cut > 0 && !utf8.RuneStart(v[cut]) {
+				cut--
+			}
+			v = v[:cut] + "…"
 		}
 		if n.ShortTag() == "!!str" {
 			return strconv.Quote(v)
 		}
-		return v
+		return keyName(v)
 	}
 	return "an alias"
+}
+
+// keyName returns s as is when it is printable and has no spaces, else
+// quoted, so that a message stays on one line.
+func keyName(s string) string {
+	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r == ' ' || !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // suggest returns the candidate within edit distance 2 of key (the closest,

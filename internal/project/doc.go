@@ -32,8 +32,8 @@
 //     that are broken, lead outside the root or point at a directory (not
 //     followed), and other non-regular files. Nothing found is dropped
 //     without either an ignore rule or a reason.
-//   - Walk reads no file contents except the first 8000 bytes of each
-//     listed file.
+//   - Walk reads ignore files whole and, of every other file, at most the
+//     first 8000 bytes; it never opens anything that is not a regular file.
 //   - Config. Its zero value is not useful: start from Defaults().
 //     LoadConfig reports every error with file and line, keeps unknown keys
 //     (warning about those inside known sections) and keeps unknown

@@ -14,12 +14,13 @@ const (
 	DirContextia = ".contextia" // the Contextia layout, read as-is
 )
 
-// FindRoot walks up from start, like git, to the nearest directory holding a
-// .ctxpack or .contextia directory; failing that, to the nearest holding
-// .git (a directory, or the file of a worktree or submodule); failing that
-// it returns start itself, or its directory when start is a file. The result
-// is absolute and clean. Directories that cannot be read are treated as not
-// holding anything.
+// FindRoot walks up from start, like git, to the nearest directory holding
+// a .ctxpack or .contextia directory or .git (a directory, or the file of a
+// worktree or submodule); the nearest marker wins, so a stray ~/.ctxpack
+// never captures the projects below it. With no marker it returns start
+// itself, or its directory when start is a file. The result is absolute
+// and clean. Directories that cannot be read are treated as not holding
+// anything.
 func FindRoot(start string) (string, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
@@ -32,24 +33,18 @@ func FindRoot(start string) (string, error) {
 	if !info.IsDir() {
 		abs = filepath.Dir(abs)
 	}
-	gitRoot := ""
 	for dir := abs; ; {
 		if isDir(filepath.Join(dir, DirCtxpack)) || isDir(filepath.Join(dir, DirContextia)) {
 			return dir, nil
 		}
-		if gitRoot == "" {
-			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-				gitRoot = dir
-			}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			break
 		}
 		dir = parent
-	}
-	if gitRoot != "" {
-		return gitRoot, nil
 	}
 	return abs, nil
 }

@@ -40,7 +40,7 @@ func TestFindRoot(t *testing.T) {
 	plain := filepath.Join(dir, "plain")
 	mkdirs(t,
 		filepath.Join(git, ".git"), filepath.Join(git, "a", "b"),
-		filepath.Join(art, ".ctxpack"), filepath.Join(art, "sub", ".git"), filepath.Join(art, "sub", "deep"),
+		filepath.Join(art, ".ctxpack"), filepath.Join(art, "sub", ".git"), filepath.Join(art, "sub", "deep"), filepath.Join(art, "other"),
 		filepath.Join(ctxa, ".contextia"), filepath.Join(ctxa, "x"),
 		filepath.Join(both, ".ctxpack"), filepath.Join(both, ".contextia"),
 		filepath.Join(plain, "p"),
@@ -55,7 +55,8 @@ func TestFindRoot(t *testing.T) {
 		{filepath.Join(git, "a", "b"), git},
 		{filepath.Join(git, "a", "file.go"), git},
 		{git, git},
-		{filepath.Join(art, "sub", "deep"), art}, // .ctxpack beats a nearer .git
+		{filepath.Join(art, "sub", "deep"), filepath.Join(art, "sub")}, // the nearest marker wins, even a .git under a .ctxpack project
+		{filepath.Join(art, "other"), art},
 		{filepath.Join(ctxa, "x"), ctxa},
 		{both, both},
 		{filepath.Join(dir, "wt", "x"), filepath.Join(dir, "wt")}, // .git file; .ctxpack file ignored

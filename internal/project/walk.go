@@ -89,7 +89,8 @@ func (c WalkConfig) Options() WalkOptions {
 //
 // A symlink to a regular file inside fsys is listed under the link's path
 // when fsys implements fs.ReadLinkFS; absolute link targets count as leaving
-// the root. Walk reads at most the first 8000 bytes of each file.
+// the root. Apart from ignore files, Walk reads at most the first 8000
+// bytes of each file.
 //
 // Walk returns an error only when a root cannot be walked at all: an invalid
 // or missing root, or an unreadable root directory.
@@ -220,11 +221,7 @@ func (w *walker) walkRoot(root string) error {
 		w.send(root)
 		return nil
 	case mode.IsDir():
-		stack, err := w.rootStack(root)
-		if err != nil {
-			return err
-		}
-		return w.walkDir(root, stack, true)
+		return w.walkDir(root, w.rootStack(root), true)
 	default:
 		w.skip(root, "not a regular file")
 		return nil
@@ -233,14 +230,14 @@ func (w *walker) walkRoot(root string) error {
 
 // rootStack returns the ignore lists that apply inside root before root's
 // own: .git/info/exclude and the ignore files of root's parent directories.
-func (w *walker) rootStack(root string) ([]*ignoreList, error) {
+func (w *walker) rootStack(root string) []*ignoreList {
 	if w.exclude == nil {
 		l := parseIgnore(w.readIgnore(".git/info/exclude"), "")
 		w.exclude = &l
 	}
 	stack := []*ignoreList{w.exclude}
 	if root == "." {
-		return stack, nil
+		return stack
 	}
 	dirs := []string{"."}
 	for i, c := range root {
@@ -256,7 +253,7 @@ func (w *walker) rootStack(root string) ([]*ignoreList, error) {
 			}
 		}
 	}
-	return stack, nil
+	return stack
 }
 
 // readIgnore returns the contents of the ignore file p, or nil when it is

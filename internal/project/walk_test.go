@@ -363,3 +363,44 @@ func TestWalkConfigOptions(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// deniedFS is a file system on which some names cannot be opened.
+type deniedFS struct {
+	fs.FS
+	denied []string
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if slices.Contains(d.denied, name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.FS.Open(name)
+}
+
+// TestWalkDenied covers unreadable files and directories on any user
+// (TestWalkUnreadable needs a user that permissions stop).
+func TestWalkDenied(t *testing.T) {
+	fsys := deniedFS{
+		FS:     mapFS(map[string]string{"ok.txt": "", "secret.txt": "", "locked/x.txt": "", "sub/.gitignore": "*.txt\n", "sub/a.txt": "", "sub/b.md": ""}),
+		denied: []string{"secret.txt", "locked", "sub/.gitignore"},
+	}
+	files, skipped, err := Walk(fsys, nil, WalkOptions{IncludeHidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"ok.txt", "sub/a.txt", "sub/b.md"}, paths(files)); d != "" {
+		t.Errorf("files (-want +got):\n%s", d)
+	}
+	want := []string{
+		"locked: unreadable: permission denied",
+		"secret.txt: unreadable: permission denied",
+		"sub/.gitignore: unreadable: permission denied",
+	}
+	if d := cmp.Diff(want, skippedStrings(skipped)); d != "" {
+		t.Errorf("skipped (-want +got):\n%s", d)
+	}
+	// An unreadable root directory is an error.
+	if _, _, err := Walk(fsys, []string{"locked"}, WalkOptions{}); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Walk(locked) error = %v, want permission denied", err)
+	}
+}

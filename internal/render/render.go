@@ -62,10 +62,29 @@ type Block struct {
 	Text  string // the text at the chosen level
 }
 
-// Open returns what the format writes before the first block.
-func Open(f Format) string {
-	if f.Content() == XML {
+// Open returns what the format writes before the first block: the XML
+// wrapper, and the metadata line when meta is not empty (CFS-021's
+// include_metadata: what was assembled, for whom, from which state).
+func Open(f Format, meta string) string {
+	meta = strings.ReplaceAll(meta, "\n", " ")
+	switch f.Content() {
+	case XML:
+		if meta != "" {
+			return "<documents>\n<!-- ctxpack: " + strings.ReplaceAll(meta, "--", "- -") + " -->\n"
+		}
 		return "<documents>\n"
+	case Markdown:
+		if meta != "" {
+			return "<!-- ctxpack: " + strings.ReplaceAll(meta, "--", "- -") + " -->\n\n"
+		}
+	case Doc:
+		if meta != "" {
+			return "[CTXPACK: " + meta + "]\n"
+		}
+	default:
+		if meta != "" {
+			return "=== CTXPACK: " + meta + " ===\n"
+		}
 	}
 	return ""
 }
@@ -129,12 +148,12 @@ func Segment(f Format, b Block, prevDoc string) string {
 
 // Content renders blocks in order: Open, every Segment, Close. No blocks
 // render as nothing at all.
-func Content(f Format, blocks []Block) string {
+func Content(f Format, meta string, blocks []Block) string {
 	if len(blocks) == 0 {
 		return ""
 	}
 	var s strings.Builder
-	s.WriteString(Open(f))
+	s.WriteString(Open(f, meta))
 	prev := ""
 	for _, b := range blocks {
 		s.WriteString(Segment(f, b, prev))
@@ -144,9 +163,12 @@ func Content(f Format, blocks []Block) string {
 	return s.String()
 }
 
-// heading is "TYPE: LABEL", or just "TYPE" when the block has no label of
-// its own (the project identity).
+// heading is "TYPE: LABEL", just "TYPE" when the block has no label of its
+// own (the project identity), or just the name when it has no type.
 func heading(b Block) string {
+	if b.Type == "" {
+		return name(b)
+	}
 	t := strings.ToUpper(b.Type)
 	if b.Label == "" || strings.EqualFold(b.Label, b.Type) {
 		return t

@@ -27,7 +27,11 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var blocks []Block
+			meta := ""
 			for _, f := range ar.Files {
+				if f.Name == "meta" {
+					meta = strings.TrimSpace(string(f.Data))
+				}
 				if f.Name == "input" {
 					if err := json.Unmarshal(f.Data, &blocks); err != nil {
 						t.Fatalf("input: %v", err)
@@ -39,7 +43,7 @@ func TestGolden(t *testing.T) {
 			}
 			changed := false
 			for _, format := range []Format{Text, Markdown, Doc, XML} {
-				got := Content(format, blocks)
+				got := Content(format, meta, blocks)
 				idx := -1
 				for i, f := range ar.Files {
 					if f.Name == string(format) {
