@@ -2,6 +2,9 @@ package pack
 
 import (
 	"fmt"
+	"runtime"
+	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -12,29 +15,58 @@ import (
 // deduplication linear.
 const maxPosting = 64
 
-// shingles returns the distinct FNV-1a hashes of the text's word 3-grams
-// (of the whole text when it has fewer than three words), in first-seen
-// order. Words are separated by Unicode white space.
-func shingles(text string, seen map[uint64]bool, out []uint64) []uint64 {
+// sampleAbove is the number of shingles above which a part keeps only the
+// shingles whose hash is 0 mod sampleRate: a content-defined sample, the
+// same in every part, so overlaps can still be estimated (scaled by the
+// rate) while big files cost a quarter of the lookups.
+const (
+	sampleAbove = 256
+	sampleRate  = 4
+)
+
+// shingleSet is a part's sampled word 3-gram hashes, sorted and distinct.
+type shingleSet struct {
+	hashes []uint64
+	rate   int // 1, or sampleRate when sampled
+	size   int // distinct shingles: exact, or estimated as len(hashes)*rate
+}
+
+// shingles returns the distinct hashes of the text's word 3-grams (of the
+// whole text when it has fewer than three words). Words are separated by
+// Unicode white space.
+func shingles(text string) shingleSet {
 	var win [3]uint64 // hashes of the last three words
 	n := 0
-	clear(seen)
+	var out []uint64
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsSpace(r) {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
 			i += size
 			continue
 		}
-		j := i
 		h := uint64(14695981039346656037)
+		j := i
 		for j < len(text) {
+			c := text[j]
+			if c < utf8.RuneSelf {
+				if c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+					break
+				}
+				h = (h ^ uint64(c)) * 1099511628211
+				j++
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[j:])
 			if unicode.IsSpace(r) {
 				break
 			}
 			for k := j; k < j+size; k++ {
-				h ^= uint64(text[k])
-				h *= 1099511628211
+				h = (h ^ uint64(text[k])) * 1099511628211
 			}
 			j += size
 		}
@@ -42,21 +74,29 @@ func shingles(text string, seen map[uint64]bool, out []uint64) []uint64 {
 		win[0], win[1], win[2] = win[1], win[2], h
 		n++
 		if n >= 3 {
-			s := mix(mix(win[0], win[1]), win[2])
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
+			out = append(out, mix(mix(win[0], win[1]), win[2]))
+		}
+	}
+	switch n {
+	case 1:
+		out = append(out, win[2])
+	case 2:
+		out = append(out, mix(win[1], win[2]))
+	}
+	set := shingleSet{rate: 1}
+	if len(out) > sampleAbove {
+		kept := out[:0]
+		for _, h := range out {
+			if h%sampleRate == 0 {
+				kept = append(kept, h)
 			}
 		}
+		out, set.rate = kept, sampleRate
 	}
-	if n > 0 && n < 3 {
-		s := win[2]
-		if n == 2 {
-			s = mix(win[1], win[2])
-		}
-		out = append(out, s)
-	}
-	return out
+	slices.Sort(out)
+	out = slices.Compact(out)
+	set.hashes, set.size = out, max(1, len(out)*set.rate)
+	return set
 }
 
 func mix(a, b uint64) uint64 {
@@ -64,66 +104,114 @@ func mix(a, b uint64) uint64 {
 	return a * 0xff51afd7ed558ccd
 }
 
+// allShingles computes every item's shingles in parallel; the result is
+// by index, so scheduling never shows.
+func allShingles(items []*item) []shingleSet {
+	out := make([]shingleSet, len(items))
+	var wg sync.WaitGroup
+	next := make(chan int, 64)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				if !items[i].Pinned {
+					out[i] = shingles(items[i].Text[items[i].start])
+				}
+			}
+		})
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
 // dedup drops, in rank order, every part that repeats an earlier kept part:
 // the same content id, or a shingle overlap |A∩B| / min(|A|,|B|) above the
-// threshold. Pinned parts are never dropped. It returns the kept items in
-// the order given, and the reasons for the rest.
+// threshold (estimated from the samples of big parts). Pinned parts are
+// never dropped. It returns the kept items in the order given, and the
+// reasons for the rest.
 func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
-	byCID := map[string]*item{}
-	postings := map[uint64][]int32{} // shingle → indexes into kept
-	var sizes []int
-	var counts []int32 // shared-shingle counts per kept part, reset after each part
-	var touched []int32
-	seen := map[uint64]bool{}
-	var sh []uint64
 	overlap := threshold >= 0 && threshold < 1
-	for _, it := range items {
+	var sets []shingleSet
+	if overlap {
+		sets = allShingles(items)
+	}
+	byCID := make(map[string]*item, len(items))
+	// Postings: shingle → index into lists; each list is a chain of kept
+	// parts through slab, newest first.
+	type list struct{ head, n int32 }
+	type node struct{ part, next int32 }
+	index := map[uint64]int32{}
+	var lists []list
+	var slab []node
+	var keptSets []shingleSet
+	var counts []int32 // shared shingles per kept part, reset after each part
+	var touched []int32
+	var found []int32 // the list of each of the part's shingles, -1 if none
+	for i, it := range items {
 		if first, ok := byCID[it.cid]; ok && !it.Pinned {
 			dropped = append(dropped, drop{it: it, reason: "duplicate of " + first.Key})
 			continue
 		}
-		sh = sh[:0]
+		var set shingleSet
 		if overlap {
-			sh = shingles(it.Text[it.start], seen, sh)
+			set = sets[i]
 		}
-		if len(sh) > 0 && !it.Pinned {
-			for _, s := range sh {
-				post := postings[s]
-				if len(post) >= maxPosting {
-					continue
-				}
-				for _, k := range post {
-					if counts[k] == 0 {
-						touched = append(touched, k)
-					}
-					counts[k]++
-				}
-			}
-			best, bestOverlap := int32(-1), 0.0
-			for _, k := range touched {
-				o := float64(counts[k]) / float64(min(len(sh), sizes[k]))
-				if o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
-					best, bestOverlap = k, o
-				}
-				counts[k] = 0
-			}
-			touched = touched[:0]
-			if best >= 0 {
-				dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("overlaps %s (%.2f)", kept[best].Key, bestOverlap)})
+		found = found[:0]
+		for _, s := range set.hashes {
+			l, ok := index[s]
+			if !ok {
+				found = append(found, -1)
 				continue
 			}
+			found = append(found, l)
+			if lists[l].n >= maxPosting {
+				continue
+			}
+			for n := lists[l].head; n >= 0; n = slab[n].next {
+				k := slab[n].part
+				if counts[k] == 0 {
+					touched = append(touched, k)
+				}
+				counts[k]++
+			}
+		}
+		best, bestOverlap := int32(-1), 0.0
+		for _, k := range touched {
+			other := keptSets[k]
+			o := float64(counts[k]) * float64(max(set.rate, other.rate)) / float64(min(set.size, other.size))
+			if o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
+				best, bestOverlap = k, o
+			}
+			counts[k] = 0
+		}
+		touched = touched[:0]
+		if best >= 0 && !it.Pinned {
+			dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("overlaps %s (%.2f)", kept[best].Key, min(bestOverlap, 1))})
+			continue
 		}
 		if _, ok := byCID[it.cid]; !ok {
 			byCID[it.cid] = it
 		}
 		k := int32(len(kept))
 		kept = append(kept, it)
-		sizes = append(sizes, len(sh))
+		keptSets = append(keptSets, set)
 		counts = append(counts, 0)
-		for _, s := range sh {
-			if post := postings[s]; len(post) < maxPosting {
-				postings[s] = append(post, k)
+		for j, s := range set.hashes {
+			l := found[j]
+			if l < 0 {
+				l = int32(len(lists))
+				lists = append(lists, list{head: -1})
+				index[s] = l
 			}
+			if lists[l].n >= maxPosting {
+				continue
+			}
+			slab = append(slab, node{part: k, next: lists[l].head})
+			lists[l].head = int32(len(slab) - 1)
+			lists[l].n++
 		}
 	}
 	return kept, dropped

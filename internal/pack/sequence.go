@@ -147,24 +147,25 @@ func (b *builder) mayHave(q *bucketQueue) bool {
 }
 
 // ladder returns the levels an item climbs, lowest first. With degrade it
-// is every level the item has at or below its start level that costs less
-// than every higher rung (a lower level costing as much as a higher one is
-// pointless); otherwise, and for pinned items, just the start level.
+// is every level the item has at or below its start level whose text is
+// shorter than every higher rung's (a lower level as long as a higher one
+// is pointless); otherwise, and for pinned items, just the start level.
+// Lengths, not token counts, decide, so building the ladder tokenizes
+// nothing: only the steps the sequence reaches are measured.
 func (b *builder) ladder(it *item) []Level {
 	if l, ok := b.ladders[it]; ok {
 		return l
 	}
 	lad := []Level{it.start}
 	if b.opt.Overflow == Degrade && !it.Pinned {
-		top := b.c.body(it, it.start)
+		top := len(it.Text[it.start])
 		for l := it.start - 1; l >= Meta; l-- {
-			if _, ok := it.Text[l]; !ok {
+			t, ok := it.Text[l]
+			if !ok || len(t) >= top {
 				continue
 			}
-			if c := b.c.body(it, l); c < top {
-				lad = append([]Level{l}, lad...)
-				top = c
-			}
+			lad = append([]Level{l}, lad...)
+			top = len(t)
 		}
 	}
 	b.ladders[it] = lad
