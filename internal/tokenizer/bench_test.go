@@ -110,17 +110,89 @@ func countParallel(files []treeFile, count countFunc) int64 {
 	return total.Load()
 }
 
-// BenchmarkRepeated counts 200,000 repeated letters, one piece of 200 kB.
+// BenchmarkRepeated counts 200,000 repeated letters: one piece of 200 kB,
+// merged with the heap.
 func BenchmarkRepeated(b *testing.B) {
 	text := strings.Repeat("a", 200_000)
 	for _, enc := range encodings {
-		b.Run(enc.name, func(b *testing.B) {
-			count := ours(b, enc.name)
-			b.SetBytes(int64(len(text)))
+		for _, impl := range []string{"ours", "library"} {
+			b.Run(enc.name+"/"+impl, func(b *testing.B) {
+				count := library(enc.name)
+				if impl == "ours" {
+					count = ours(b, enc.name)
+				}
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					count(text)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoad builds an encoding's tables from its embedded file, the
+// work of the first Get.
+func BenchmarkLoad(b *testing.B) {
+	loadClasses()
+	for _, c := range []struct{ name, file string }{{"o200k_base", o200kFile}, {"cl100k_base", cl100kFile}} {
+		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				count(text)
+				if _, err := parseVocab(c.name, c.file); err != nil {
+					b.Fatal(err)
+				}
 			}
+		})
+	}
+}
+
+// BenchmarkTruncate cuts the largest file of the corpus to 1,000 tokens.
+func BenchmarkTruncate(b *testing.B) {
+	files, _ := benchCorpus(b)
+	text := ""
+	for _, f := range files {
+		if len(f.text) > len(text) {
+			text = f.text
+		}
+	}
+	for _, enc := range encodings {
+		b.Run(enc.name, func(b *testing.B) {
+			e := mustBPE(b, enc.name)
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Truncate(text, 1000)
+			}
+		})
+	}
+}
+
+// BenchmarkLookup compares the rank table with a Go map on the pieces of a
+// quarter of the corpus (whole-piece lookups, as Count makes first).
+func BenchmarkLookup(b *testing.B) {
+	files, _ := benchCorpus(b)
+	e := mustBPE(b, "o200k_base")
+	var pieces []string
+	for _, f := range files[:len(files)/4] {
+		pieces = append(pieces, ourSplit(e, f.text)...)
+	}
+	m := make(map[string]int32, e.vocab.size())
+	for r := range e.vocab.size() {
+		m[e.vocab.token(int32(r))] = int32(r)
+	}
+	lookups := map[string]func(string) bool{
+		"table": func(p string) bool { return e.vocab.rank(p) != noRank },
+		"map":   func(p string) bool { _, ok := m[p]; return ok },
+	}
+	for _, name := range []string{"table", "map"} {
+		b.Run(name, func(b *testing.B) {
+			found := lookups[name]
+			for b.Loop() {
+				for _, p := range pieces {
+					found(p)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pieces)), "ns/lookup")
 		})
 	}
 }

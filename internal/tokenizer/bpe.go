@@ -31,6 +31,8 @@ func cl100k() (*bpe, error) {
 	return cl100kBPE, cl100kErr
 }
 
+// newBPE builds an encoding from its vocabulary file; o200k selects
+// o200k_base's pre-tokenizer, otherwise cl100k_base's.
 func newBPE(name, file string, o200k bool) (*bpe, error) {
 	v, err := parseVocab(name, file)
 	if err != nil {
@@ -49,18 +51,14 @@ func (e *bpe) Count(text string) int {
 	n := 0
 	for i := 0; i < len(text); {
 		j := e.split.next(text, i)
-		n += e.countPiece(text[i:j], &m)
+		if j-i == 1 || e.vocab.rankIn(text, i, j) != noRank {
+			n++
+		} else {
+			n += m.count(e.vocab, text, i, j)
+		}
 		i = j
 	}
 	return n
-}
-
-// countPiece returns the number of tokens of a piece.
-func (e *bpe) countPiece(piece string, m *merger) int {
-	if len(piece) == 1 || e.vocab.rank(piece) != noRank {
-		return 1
-	}
-	return len(m.merge(e.vocab, piece)) - 1
 }
 
 // Truncate returns the longest prefix of the repaired text that ends where
@@ -80,14 +78,13 @@ func (e *bpe) Truncate(text string, max int) string {
 	n := 0
 	for i := 0; i < len(text); {
 		j := e.split.next(text, i)
-		piece := text[i:j]
-		if len(piece) == 1 || e.vocab.rank(piece) != noRank {
+		if j-i == 1 || e.vocab.rankIn(text, i, j) != noRank {
 			if n++; n > max {
 				break
 			}
 			ends = append(ends, j)
 		} else {
-			for _, b := range m.merge(e.vocab, piece)[1:] {
+			for _, b := range m.merge(e.vocab, text, i, j)[1:] {
 				if n++; n > max {
 					break
 				}
@@ -123,7 +120,7 @@ func (e *bpe) encode(text string) []int {
 		if r := e.vocab.rank(piece); r != noRank {
 			ids = append(ids, int(r))
 		} else {
-			b := m.merge(e.vocab, piece)
+			b := m.merge(e.vocab, text, i, j)
 			for k := 1; k < len(b); k++ {
 				ids = append(ids, int(e.vocab.rank(piece[b[k-1]:b[k]])))
 			}

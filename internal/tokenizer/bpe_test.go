@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -31,7 +32,7 @@ func TestEncodeGoTree(t *testing.T) {
 					oracle++
 				}
 				if i := firstDiff(got, want); i >= 0 {
-					t.Errorf("%s: token %d differs:\n%s", f.name, i, diffContext(e, f.text, got, want, i))
+					t.Errorf("%s: token %d differs:\n%s", f.name, i, diffContext(e, got, want, i))
 				}
 				if n := e.Count(f.text); n != len(want) {
 					t.Errorf("%s: Count = %d, want %d", f.name, n, len(want))
@@ -45,7 +46,7 @@ func TestEncodeGoTree(t *testing.T) {
 }
 
 // diffContext describes where two id sequences part.
-func diffContext(e *bpe, text string, got, want []int, i int) string {
+func diffContext(e *bpe, got, want []int, i int) string {
 	tok := func(ids []int) string {
 		var parts []string
 		for _, id := range ids[max(0, i-3):min(len(ids), i+3)] {
@@ -124,12 +125,13 @@ func TestEncodeEdgeCases(t *testing.T) {
 	cases := edgeCases()
 	for _, enc := range encodings {
 		e, ref := mustBPE(t, enc.name), enc.ref()
-		for name, text := range cases {
+		for _, name := range slices.Sorted(maps.Keys(cases)) {
+			text := cases[name]
 			t.Run(enc.name+"/"+name, func(t *testing.T) {
 				got := e.encode(text)
 				want, _ := wantEncode(t, e, ref, text)
 				if i := firstDiff(got, want); i >= 0 {
-					t.Fatalf("token %d of %d differs:\n%s", i, len(want), diffContext(e, ToValidUTF8(text), got, want, i))
+					t.Fatalf("token %d of %d differs:\n%s", i, len(want), diffContext(e, got, want, i))
 				}
 				if n := e.Count(text); n != len(want) {
 					t.Fatalf("Count = %d, want %d", n, len(want))
@@ -173,7 +175,7 @@ func TestEncodeRandom(t *testing.T) {
 			got := e.encode(text)
 			want, _ := wantEncode(t, e, ref, text)
 			if i := firstDiff(got, want); i >= 0 {
-				t.Fatalf("%s: %q: token %d differs:\n%s", enc.name, text, i, diffContext(e, text, got, want, i))
+				t.Fatalf("%s: %q: token %d differs:\n%s", enc.name, text, i, diffContext(e, got, want, i))
 			}
 		}
 	}
@@ -374,6 +376,18 @@ func TestToValidUTF8(t *testing.T) {
 	} {
 		if got := ToValidUTF8(c.in); got != c.want {
 			t.Errorf("ToValidUTF8(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCountAllocs checks that counting valid text allocates nothing unless a
+// piece is longer than shortPiece bytes.
+func TestCountAllocs(t *testing.T) {
+	text := edgeCases()["code"] + edgeCases()["mixed scripts"] + edgeCases()["contractions"]
+	for _, enc := range encodings {
+		e := mustBPE(t, enc.name)
+		if n := testing.AllocsPerRun(10, func() { e.Count(text) }); n != 0 {
+			t.Errorf("%s: Count allocates %v times", enc.name, n)
 		}
 	}
 }

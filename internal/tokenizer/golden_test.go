@@ -74,7 +74,7 @@ func TestTiktokenGolden(t *testing.T) {
 			}
 			if want.IDs != nil {
 				if i := firstDiff(got, want.IDs); i >= 0 {
-					t.Errorf("%s: %s: token %d differs:\n%s", enc.name, c.Name, i, diffContext(e, text, got, want.IDs, i))
+					t.Errorf("%s: %s: token %d differs:\n%s", enc.name, c.Name, i, diffContext(e, got, want.IDs, i))
 				}
 				continue
 			}

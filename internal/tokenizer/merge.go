@@ -13,63 +13,85 @@ const shortPiece = 64
 // merger merges the bytes of a piece into tokens. It holds scratch space
 // that one Count or Truncate reuses; its zero value is ready to use.
 type merger struct {
-	bounds [shortPiece + 1]int32
-	ranks  [shortPiece + 1]uint32
-	nodes  []mergeNode
-	heap   mergeHeap
-	out    []int32
+	// parts[i] is the rank of parts i and i+1 merged, shifted left by 32,
+	// plus the offset where part i starts: the least value is the merge
+	// to make next, the leftmost on ties.
+	parts [shortPiece + 1]uint64
+	nodes []mergeNode
+	heap  mergeHeap
+	out   []int32
 }
 
-// merge returns where the tokens of piece start, followed by len(piece):
-// the piece's bytes merged repeatedly at the adjacent pair of parts whose
-// concatenation has the lowest rank, the leftmost pair on ties, until no
-// pair is a token. The result is valid until the next call.
-func (m *merger) merge(v *vocab, piece string) []int32 {
-	if len(piece) <= shortPiece {
-		return m.mergeShort(v, piece)
+// merge returns where the tokens of the piece s[lo:hi] start, relative to
+// lo, followed by hi-lo: the piece's bytes merged repeatedly at the
+// adjacent pair of parts whose concatenation has the lowest rank, the
+// leftmost pair on ties, until no pair is a token. The result is valid until
+// the next call.
+func (m *merger) merge(v *vocab, s string, lo, hi int) []int32 {
+	if hi-lo > shortPiece {
+		return m.mergeLong(v, s[lo:hi])
 	}
-	return m.mergeLong(v, piece)
+	parts := m.mergeShort(v, s, lo, hi)
+	out := m.out[:0]
+	for _, p := range parts {
+		out = append(out, int32(uint32(p)))
+	}
+	m.out = out
+	return out
 }
 
-// pairRank returns the rank of the two-byte token piece[i:i+2], or none.
-func pairRank(v *vocab, piece string, i int) uint32 {
-	return uint32(v.pair[int(piece[i])<<8|int(piece[i+1])])
+// count returns the number of tokens of the piece s[lo:hi].
+func (m *merger) count(v *vocab, s string, lo, hi int) int {
+	if hi-lo > shortPiece {
+		return len(m.mergeLong(v, s[lo:hi])) - 1
+	}
+	return len(m.mergeShort(v, s, lo, hi)) - 1
 }
 
-func (m *merger) mergeShort(v *vocab, piece string) []int32 {
-	n := len(piece)
-	b := m.bounds[:n+1]
-	r := m.ranks[:n+1]
+// pairRank returns the rank of the two-byte token s[i:i+2], or none.
+func pairRank(v *vocab, s string, i int) uint32 {
+	return uint32(v.pair[int(s[i])<<8|int(s[i+1])])
+}
+
+// mergeShort merges s[lo:hi], 2 <= hi-lo <= shortPiece, as tiktoken does:
+// after each merge it scans all pairs for the next. It returns the parts
+// (see merger.parts), followed by the end.
+func (m *merger) mergeShort(v *vocab, s string, lo, hi int) []uint64 {
+	const noMerge = none << 32
+	n := hi - lo
+	p := m.parts[:n+1]
 	for i := range n - 1 {
-		b[i] = int32(i)
-		r[i] = pairRank(v, piece, i)
+		p[i] = uint64(pairRank(v, s, lo+i))<<32 | uint64(i)
 	}
-	b[n-1], r[n-1] = int32(n-1), none
-	b[n], r[n] = int32(n), none
-	// r[i] is the rank of parts i and i+1 merged: piece[b[i]:b[i+2]].
-	for len(b) > 2 {
-		best, at := uint32(none), 0
-		for i, x := range r[:len(b)-2] {
-			if x < best {
-				best, at = x, i
+	p[n-1] = noMerge | uint64(n-1)
+	p[n] = noMerge | uint64(n)
+	for len(p) > 2 {
+		best, at := p[0], 0
+		for i := 1; i < len(p)-2; i++ {
+			if p[i] < best {
+				best, at = p[i], i
 			}
 		}
-		if best == none {
+		if best >= noMerge {
 			break
 		}
-		if at+3 < len(b) {
-			r[at] = uint32(v.rank(piece[b[at]:b[at+3]]))
-		} else {
-			r[at] = none
+		// Part at absorbs part at+1; its pairs with its neighbours change.
+		start := lo + int(uint32(best))
+		rank := uint32(none)
+		if at+3 < len(p) {
+			rank = uint32(v.rankIn(s, start, lo+int(uint32(p[at+3]))))
 		}
+		p[at] = uint64(rank)<<32 | uint64(uint32(best))
 		if at > 0 {
-			r[at-1] = uint32(v.rank(piece[b[at-1]:b[at+2]]))
+			prev := uint32(p[at-1])
+			p[at-1] = uint64(uint32(v.rankIn(s, lo+int(prev), lo+int(uint32(p[at+2])))))<<32 | uint64(prev)
 		}
-		copy(b[at+1:], b[at+2:])
-		copy(r[at+1:], r[at+2:])
-		b, r = b[:len(b)-1], r[:len(r)-1]
+		for i := at + 1; i < len(p)-1; i++ {
+			p[i] = p[i+1]
+		}
+		p = p[:len(p)-1]
 	}
-	return b
+	return p
 }
 
 // mergeNode is the start of a part in mergeLong's linked list; rank is the
@@ -90,13 +112,16 @@ func (m *merger) mergeLong(v *vocab, piece string) []int32 {
 		m.nodes = make([]mergeNode, n+1)
 	}
 	nodes := m.nodes[:n+1]
+	if cap(m.heap) < int(n) {
+		m.heap = make(mergeHeap, 0, n)
+	}
 	h := m.heap[:0]
 	for i := range n + 1 {
 		nodes[i] = mergeNode{prev: i - 1, next: i + 1, rank: none}
 		if i+1 < n {
 			if r := pairRank(v, piece, int(i)); r != none {
 				nodes[i].rank = r
-				h = append(h, mergeCand{r, i})
+				h = append(h, candidate(r, i))
 			}
 		}
 	}
@@ -113,8 +138,8 @@ func (m *merger) mergeLong(v *vocab, piece string) []int32 {
 	}
 	for len(h) > 0 {
 		top := h.pop()
-		i := top.at
-		if nodes[i].rank != top.rank {
+		i := int32(uint32(top))
+		if nodes[i].rank != uint32(top>>32) {
 			continue
 		}
 		j := nodes[i].next
@@ -125,11 +150,11 @@ func (m *merger) mergeLong(v *vocab, piece string) []int32 {
 			nodes[k].prev = i
 		}
 		if nodes[i].rank = rankAt(i); nodes[i].rank != none {
-			h.push(mergeCand{nodes[i].rank, i})
+			h.push(candidate(nodes[i].rank, i))
 		}
 		if p := nodes[i].prev; p >= 0 {
 			if nodes[p].rank = rankAt(p); nodes[p].rank != none {
-				h.push(mergeCand{nodes[p].rank, p})
+				h.push(candidate(nodes[p].rank, p))
 			}
 		}
 	}
@@ -143,21 +168,12 @@ func (m *merger) mergeLong(v *vocab, piece string) []int32 {
 	return out
 }
 
-// mergeCand is a possible merge of the part at offset at with the next one.
-type mergeCand struct {
-	rank uint32
-	at   int32
-}
+// candidate returns the heap key of merging the part at offset at with the
+// next one, whose rank is rank: ordered by rank, then offset.
+func candidate(rank uint32, at int32) uint64 { return uint64(rank)<<32 | uint64(uint32(at)) }
 
-// mergeHeap is a binary min-heap of merge candidates by rank, then offset.
-type mergeHeap []mergeCand
-
-func (h mergeHeap) less(a, b int) bool {
-	if h[a].rank != h[b].rank {
-		return h[a].rank < h[b].rank
-	}
-	return h[a].at < h[b].at
-}
+// mergeHeap is a binary min-heap of candidate keys.
+type mergeHeap []uint64
 
 func (h mergeHeap) init() {
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -165,20 +181,22 @@ func (h mergeHeap) init() {
 	}
 }
 
-func (h *mergeHeap) push(c mergeCand) {
+func (h *mergeHeap) push(c uint64) {
 	*h = append(*h, c)
 	s := *h
-	for i := len(s) - 1; i > 0; {
+	i := len(s) - 1
+	for i > 0 {
 		p := (i - 1) / 2
-		if !s.less(i, p) {
+		if s[p] <= c {
 			break
 		}
-		s[i], s[p] = s[p], s[i]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = c
 }
 
-func (h *mergeHeap) pop() mergeCand {
+func (h *mergeHeap) pop() uint64 {
 	s := *h
 	top := s[0]
 	last := len(s) - 1
@@ -189,19 +207,23 @@ func (h *mergeHeap) pop() mergeCand {
 }
 
 func (h mergeHeap) down(i int) {
+	if i >= len(h) {
+		return
+	}
+	x := h[i]
 	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
+		c := 2*i + 1
+		if c >= len(h) {
+			break
 		}
-		c := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
+		if r := c + 1; r < len(h) && h[r] < h[c] {
 			c = r
 		}
-		if !h.less(c, i) {
-			return
+		if x <= h[c] {
+			break
 		}
-		h[i], h[c] = h[c], h[i]
+		h[i] = h[c]
 		i = c
 	}
+	h[i] = x
 }

@@ -146,7 +146,37 @@ func (sp *splitter) next(s string, i int) int {
 	return sp.nextCl100k(s, i)
 }
 
+// nextCl100k is next for cl100k_base. It decides on ASCII where it can and
+// leaves the rest to slowCl100k.
 func (sp *splitter) nextCl100k(s string, i int) int {
+	b := s[i]
+	if b >= utf8.RuneSelf {
+		return sp.slowCl100k(s, i)
+	}
+	c := sp.bmp[b]
+	switch {
+	case c&cLetter != 0:
+		return sp.run(s, i+1, cLetter)
+	case b == '\'' && contraction(s, i) > i:
+		return contraction(s, i)
+	case i+1 >= len(s):
+		return i + 1
+	case s[i+1] >= utf8.RuneSelf:
+		return sp.slowCl100k(s, i)
+	case c&cNumber != 0:
+		return sp.digits(s, i+1)
+	case c&cPrefix != 0 && sp.bmp[s[i+1]]&cLetter != 0:
+		return sp.run(s, i+2, cLetter)
+	case c&cPunct != 0:
+		return newlines(s, sp.run(s, i+1, cPunct))
+	case b == ' ' && sp.bmp[s[i+1]]&cPunct != 0:
+		return newlines(s, sp.run(s, i+2, cPunct))
+	}
+	return sp.space(s, i)
+}
+
+// slowCl100k is nextCl100k for any rune.
+func (sp *splitter) slowCl100k(s string, i int) int {
 	c, n := sp.class(s, i)
 	// (?i:'s|'t|'re|'ve|'m|'ll|'d)
 	if s[i] == '\'' {
@@ -169,20 +199,53 @@ func (sp *splitter) nextCl100k(s string, i int) int {
 	}
 	// ?[^\s\p{L}\p{N}]+[\r\n]*
 	if j := sp.punct(s, i, c, n); j > i {
-		for j < len(s) && (s[j] == '\r' || s[j] == '\n') {
-			j++
-		}
-		return j
+		return newlines(s, j)
 	}
 	return sp.space(s, i)
 }
 
+// nextO200k is next for o200k_base. It decides on ASCII where it can and
+// leaves the rest to slowO200k.
 func (sp *splitter) nextO200k(s string, i int) int {
-	if s[i] < utf8.RuneSelf {
-		if j := sp.asciiO200k(s, i); j > i {
-			return j
-		}
+	b := s[i]
+	if b >= utf8.RuneSelf {
+		return sp.slowO200k(s, i)
 	}
+	c := sp.bmp[b]
+	p := i // where the letters start
+	switch {
+	case c&cLetter != 0:
+	case i+1 >= len(s):
+		return i + 1
+	case s[i+1] >= utf8.RuneSelf:
+		return sp.slowO200k(s, i)
+	case c&cNumber != 0:
+		return sp.digits(s, i+1)
+	case c&cPrefix != 0 && sp.bmp[s[i+1]]&cLetter != 0:
+		p = i + 1
+	case c&cPunct != 0:
+		return punctTail(s, sp.run(s, i+1, cPunct))
+	case b == ' ' && sp.bmp[s[i+1]]&cPunct != 0:
+		return punctTail(s, sp.run(s, i+2, cPunct))
+	default:
+		return sp.space(s, i)
+	}
+	// U*L+ or U+L*: with ASCII, U is [A-Z] and L is [a-z].
+	j := p
+	for j < len(s) && s[j]-'A' < 26 {
+		j++
+	}
+	for j < len(s) && s[j]-'a' < 26 {
+		j++
+	}
+	if j < len(s) && s[j] >= utf8.RuneSelf {
+		return sp.slowO200k(s, i) // a letter or mark may follow
+	}
+	return contractionOpt(s, j)
+}
+
+// slowO200k is nextO200k for any rune.
+func (sp *splitter) slowO200k(s string, i int) int {
 	c, n := sp.class(s, i)
 	// \p{N}{1,3} (no earlier alternative can start with a number)
 	if c&cNumber != 0 {
@@ -196,59 +259,21 @@ func (sp *splitter) nextO200k(s string, i int) int {
 	}
 	// ?[^\s\p{L}\p{N}]+[\r\n/]*
 	if j := sp.punct(s, i, c, n); j > i {
-		return sp.punctTail(s, j)
+		return punctTail(s, j)
 	}
 	return sp.space(s, i)
 }
 
-// asciiO200k is nextO200k for the common case where the piece and the
-// runes that decide where it ends are ASCII. It returns i when the answer
-// depends on a rune that is not ASCII.
-func (sp *splitter) asciiO200k(s string, i int) int {
-	c := sp.bmp[s[i]]
-	p := i // where the letters start
-	switch {
-	case c&cLetter != 0:
-	case c&cNumber != 0:
-		j := i + 1
-		for ; j < len(s) && j < i+3; j++ {
-			if b := s[j]; b-'0' >= 10 {
-				if b >= utf8.RuneSelf {
-					return i
-				}
-				break
-			}
-		}
-		return j
-	case i+1 >= len(s):
-		return len(s)
-	case s[i+1] >= utf8.RuneSelf:
-		return i
-	case c&cPrefix != 0 && sp.bmp[s[i+1]]&cLetter != 0:
-		p = i + 1
-	case c&cPunct != 0:
-		return sp.punctTail(s, sp.run(s, i+1, cPunct))
-	case s[i] == ' ' && sp.bmp[s[i+1]]&cPunct != 0:
-		return sp.punctTail(s, sp.run(s, i+2, cPunct))
-	default:
-		return sp.space(s, i)
+// newlines matches cl100k_base's [\r\n]* at s[i] and returns its end.
+func newlines(s string, i int) int {
+	for i < len(s) && (s[i] == '\r' || s[i] == '\n') {
+		i++
 	}
-	// U*L+ or U+L*: with ASCII, U is [A-Z] and L is [a-z].
-	j := p
-	for j < len(s) && s[j]-'A' < 26 {
-		j++
-	}
-	for j < len(s) && s[j]-'a' < 26 {
-		j++
-	}
-	if j < len(s) && s[j] >= utf8.RuneSelf {
-		return i // a letter or mark may follow
-	}
-	return contractionOpt(s, j)
+	return i
 }
 
 // punctTail matches o200k_base's [\r\n/]* at s[i] and returns its end.
-func (sp *splitter) punctTail(s string, i int) int {
+func punctTail(s string, i int) int {
 	for i < len(s) && (s[i] == '\r' || s[i] == '\n' || s[i] == '/') {
 		i++
 	}
@@ -362,6 +387,13 @@ func (sp *splitter) run(s string, i int, bit uint8) int {
 // digits returns the end of \p{N}{1,3} given the end i of its first rune.
 func (sp *splitter) digits(s string, i int) int {
 	for k := 1; k < 3 && i < len(s); k++ {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b-'0' >= 10 {
+				break
+			}
+			i++
+			continue
+		}
 		c, n := sp.class(s, i)
 		if c&cNumber == 0 {
 			break

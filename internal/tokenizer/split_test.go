@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -144,7 +145,8 @@ func oracleEncode(t testing.TB, e *bpe, text string) []int {
 			ids = append(ids, r)
 			continue
 		}
-		// parts[i] starts part i; rank[i] is the rank of parts i and i+1 merged.
+		// tiktoken's loop: parts[i] starts part i, and rank[i] is the
+		// rank of parts i and i+1 merged.
 		parts := make([]int, len(piece)+1)
 		for i := range parts {
 			parts[i] = i
@@ -158,17 +160,26 @@ func oracleEncode(t testing.TB, e *bpe, text string) []int {
 			}
 			return math.MaxInt
 		}
+		rank := make([]int, len(parts))
+		for i := range rank {
+			rank[i] = rankOf(i)
+		}
 		for {
-			best, at := math.MaxInt, -1
-			for i := range len(parts) - 2 {
-				if r := rankOf(i); r < best {
-					best, at = r, i
+			at := 0
+			for i := range rank {
+				if rank[i] < rank[at] {
+					at = i
 				}
 			}
-			if at < 0 {
+			if rank[at] == math.MaxInt {
 				break
 			}
 			parts = slices.Delete(parts, at+1, at+2)
+			rank = slices.Delete(rank, at+1, at+2)
+			rank[at] = rankOf(at)
+			if at > 0 {
+				rank[at-1] = rankOf(at - 1)
+			}
 		}
 		for i := range len(parts) - 1 {
 			ids = append(ids, ranks[piece[parts[i]:parts[i+1]]])
@@ -196,4 +207,31 @@ func vocabMap(e *bpe) map[string]int {
 		vocabMaps[e.name] = m
 	}
 	return m
+}
+
+// TestUnicodeVersion pins the one known way our split differs from OpenAI's
+// tiktoken: the character classes come from Go's unicode package (Unicode
+// 15.0.0 in Go 1.26), tiktoken's from Rust's regex crate (Unicode 16 in npm
+// tiktoken 1.0.22). U+1C8A CYRILLIC SMALL LETTER TJE, new in Unicode 16, is
+// not a letter to us, so "'s" after it is not a contraction. The reference
+// library uses Go's tables too and splits as we do.
+func TestUnicodeVersion(t *testing.T) {
+	text := "x\u1c8a's"
+	want := map[string][]int{ // tiktoken's: "x", "\u1c8a" (3 bytes), "'s"
+		"o200k_base":  {87, 157, 110, 232, 885},
+		"cl100k_base": {87, 157, 110, 232, 596},
+	}
+	if unicode.Version < "16" {
+		want = map[string][]int{ // "x", "\u1c8a'" (4 bytes), "s"
+			"o200k_base":  {87, 157, 110, 232, 6, 82},
+			"cl100k_base": {87, 157, 110, 232, 6, 82},
+		}
+	}
+	for _, enc := range encodings {
+		e := mustBPE(t, enc.name)
+		checkSplit(t, e, text)
+		if got := e.encode(text); !slices.Equal(got, want[enc.name]) {
+			t.Errorf("%s: Unicode %s: encode(%q) = %v, want %v", enc.name, unicode.Version, text, got, want[enc.name])
+		}
+	}
 }

@@ -121,13 +121,37 @@ func (v *vocab) rank(s string) int32 {
 		return noRank
 	}
 	head := loadHead(s)
+	if len(s) <= 8 {
+		return v.short(head, len(s))
+	}
 	mask := uint64(len(v.slots) - 1)
 	for i := hashKey(head, s) >> v.shift; ; i = (i + 1) & mask {
 		sl := &v.slots[i]
-		if sl.size == uint32(len(s)) && sl.head == head {
-			if len(s) <= 8 || v.blob[v.start[sl.rank]+8:v.start[sl.rank+1]] == s[8:] {
-				return sl.rank
-			}
+		if sl.size == uint32(len(s)) && sl.head == head && v.blob[v.start[sl.rank]+8:v.start[sl.rank+1]] == s[8:] {
+			return sl.rank
+		} else if sl.size == 0 {
+			return noRank
+		}
+	}
+}
+
+// rankIn returns the rank of s[i:j], 0 <= i < j <= len(s), or noRank. It
+// is rank, but reads a short key with one load when s has 8 bytes at i.
+func (v *vocab) rankIn(s string, i, j int) int32 {
+	if n := j - i; n <= 8 && i+8 <= len(s) {
+		return v.short(load64(s[i:])&(^uint64(0)>>(64-8*uint(n))), n)
+	}
+	return v.rank(s[i:j])
+}
+
+// short returns the rank of the token of n <= 8 bytes whose loadHead is
+// head, or noRank.
+func (v *vocab) short(head uint64, n int) int32 {
+	mask := uint64(len(v.slots) - 1)
+	for i := (head ^ uint64(n)<<59) * hashMul >> v.shift; ; i = (i + 1) & mask {
+		sl := &v.slots[i]
+		if sl.head == head && sl.size == uint32(n) {
+			return sl.rank
 		} else if sl.size == 0 {
 			return noRank
 		}
@@ -167,13 +191,17 @@ func load64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// hashMul is the odd multiplier of the hash, 2^64 divided by the golden
+// ratio.
+const hashMul = 0x9E3779B97F4A7C15
+
 // hashKey hashes a key given its head (loadHead(s)) and its bytes. The
-// table uses the top bits of the result.
+// table uses the top bits of the result. For keys of up to 8 bytes it is
+// the computation in vocab.short.
 func hashKey(head uint64, s string) uint64 {
-	const k = 0x9E3779B97F4A7C15
-	h := (head ^ uint64(len(s))<<59) * k
+	h := (head ^ uint64(len(s))<<59) * hashMul
 	for s = s[min(len(s), 8):]; len(s) > 0; s = s[min(len(s), 8):] {
-		h = (h ^ h>>29 ^ loadHead(s)) * k
+		h = (h ^ h>>29 ^ loadHead(s)) * hashMul
 	}
 	return h
 }
