@@ -191,7 +191,9 @@ highest-ranked files are shown in full while the budget lasts.
 
 The JSON format (--format json) carries the plan: every part with its level,
 tokens and content id, every dropped part with the budget it would need,
-the state root of the inputs and the digest of the content.`,
+the state root of the inputs and the digest of the content. The budget
+applies to the content (rendered as text inside the plan), which is what an
+agent reads; the JSON around it is for tools.`,
 		Example: `  ctxpack pack --budget 50000 > context.txt
   ctxpack pack cmd/ internal/ --format xml --window 200000`,
 		RunE: func(cmd *cobra.Command, args []string) error {

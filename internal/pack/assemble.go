@@ -166,7 +166,7 @@ type choice struct {
 	level     Level
 	text      string // the text shown when truncated
 	truncated bool
-	reason    string
+	next      *step // the item's first step past the prefix, if the sequence has one
 }
 
 // fitter turns the packing order into the chosen parts.
@@ -188,6 +188,7 @@ func (f *fitter) fit() error {
 	switch o.Overflow {
 	case Allow, Error:
 		// Everything at its start level, in packing order.
+		f.c.prefetch(f.order)
 		var sum, pinned int
 		paid := map[string]bool{}
 		for _, it := range f.order {

@@ -1,6 +1,9 @@
 package pack
 
 import (
+	"runtime"
+	"sync"
+
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -28,6 +31,50 @@ func (c *coster) body(it *item, l Level) int {
 		b[l] = int32(c.tok.Count(render.Body(c.format, it.block(l, it.Text[l]))))
 	}
 	return int(b[l])
+}
+
+// prefetch measures every item at its start level in parallel, for the
+// strategies that will use them all. Results are stored by item, so the
+// scheduling never shows.
+func (c *coster) prefetch(items []*item) {
+	counts := make([]int, len(items))
+	parallel(len(items), func(i int) {
+		it := items[i]
+		counts[i] = c.tok.Count(render.Body(c.format, it.block(it.start, it.Text[it.start])))
+	})
+	for i, it := range items {
+		b := c.bodies[it]
+		if b == nil {
+			b = &[numLevels]int32{-1, -1, -1, -1}
+			c.bodies[it] = b
+		}
+		b[it.start] = int32(counts[i])
+	}
+}
+
+// parallel calls f(0..n-1) on GOMAXPROCS goroutines and waits.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, 64)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // header is the token count of the item's doc-format run header.

@@ -26,6 +26,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		}
 		ch.level = s.level
 	}
+	for _, s := range f.seq.steps[f.prefix:] {
+		if ch := chosen[s.it]; ch != nil && ch.next == nil {
+			ch.next = s
+		}
+	}
 	if f.trunc != nil {
 		chosen[f.trunc] = &choice{level: f.trunc.start, text: f.truncTxt, truncated: true}
 		list = append(list, f.trunc)
@@ -68,15 +73,28 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
+	// Per-part figures: a part's tokens are its block's measured cost plus
+	// its run header when it has one; the text alone is counted for
+	// coverage, in parallel.
+	texts := make([]int, len(list))
+	parallel(len(list), func(i int) { texts[i] = o.Tokenizer.Count(blocks[i].Text) })
 	prev := ""
 	textTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
-		seg := render.Segment(o.Format, blocks[i], prev)
+		var tokens int
+		if ch.truncated {
+			tokens = o.Tokenizer.Count(render.Body(o.Format, blocks[i]))
+		} else {
+			tokens = f.c.body(it, ch.level)
+		}
+		if render.RunHeader(o.Format, blocks[i], prev) != "" {
+			tokens += f.c.header(it)
+		}
 		prev = blocks[i].Doc
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
-			Level: ch.level.String(), Tokens: o.Tokenizer.Count(seg), CID: it.cid,
+			Level: ch.level.String(), Tokens: tokens, CID: it.cid,
 			Via: it.Via, Components: components(it), Truncated: ch.truncated,
 			Reason: f.levelReason(it, ch),
 		}
@@ -91,7 +109,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		if len(o.Policy.Buckets) > 1 {
 			pp.Bucket = o.Policy.Buckets[it.bucket].Name
 		}
-		textTokens += o.Tokenizer.Count(blocks[i].Text)
+		textTokens += texts[i]
 		plan.Parts = append(plan.Parts, pp)
 	}
 	plan.Dropped = f.dropped(pre, chosen)
@@ -118,13 +136,11 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.Text[ch.level]))
 	}
 	if ch.level < it.start {
-		for _, s := range f.seq.steps[f.prefix:] {
-			if s.it == it && s.level > ch.level {
-				if s.capped {
-					return fmt.Sprintf("degraded to %s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
-				}
-				return fmt.Sprintf("degraded to %s: %s needs a budget of %d", ch.level, s.level, s.key)
+		if s := ch.next; s != nil {
+			if s.capped {
+				return fmt.Sprintf("degraded to %s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
 			}
+			return fmt.Sprintf("degraded to %s: %s needs a budget of %d", ch.level, s.level, s.key)
 		}
 		return fmt.Sprintf("degraded to %s to fit the budget", ch.level)
 	}
