@@ -137,6 +137,18 @@ func resolveTarget(base, target string) error {
 	return nil
 }
 
+// run assembles and prints, or hands the options to runF (the test seam).
+func (o *assembleOptions) run(ctx context.Context, runF func(*assembleOptions) error) error {
+	if runF != nil {
+		return runF(o)
+	}
+	res, _, err := o.assemble(ctx)
+	if err != nil {
+		return err
+	}
+	return o.write(res)
+}
+
 // write prints the result and its warnings.
 func (o *assembleOptions) write(res *ctxpack.Result) error {
 	if _, err := o.ios.Out.Write(res.Output); err != nil {
@@ -163,14 +175,7 @@ TARGET is a file or directory of the project: its files are ranked by kind
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
-			if runF != nil {
-				return runF(o)
-			}
-			res, _, err := o.assemble(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return o.write(res)
+			return o.run(cmd.Context(), runF)
 		},
 	}
 	o.addFlags(cmd.Flags())
@@ -198,14 +203,7 @@ agent reads; the JSON around it is for tools.`,
   ctxpack pack cmd/ internal/ --format xml --window 200000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
-			if runF != nil {
-				return runF(o)
-			}
-			res, _, err := o.assemble(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return o.write(res)
+			return o.run(cmd.Context(), runF)
 		},
 	}
 	o.addFlags(cmd.Flags())
