@@ -56,6 +56,10 @@ type Request struct {
 	PreferRecent    *bool
 	IncludeMetadata *bool
 
+	// LinkDepth limits how many links from the task links mode follows;
+	// 0 is no limit.
+	LinkDepth int
+
 	// ReverseWalk visits files in reverse order: a test knob that proves
 	// the output does not depend on walk order (ctxpack verify uses it).
 	ReverseWalk bool
@@ -72,6 +76,8 @@ type Project struct {
 	FS       fs.FS  // the files under Root
 	Config   project.Config
 	Warnings []string // from reading the configuration
+
+	projectState
 }
 
 // Open finds the project root from dir (walking up like git) and reads

@@ -140,6 +140,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 
 	root.AddGroup(
 		&cobra.Group{ID: "assemble", Title: "Assemble context:"},
+		&cobra.Group{ID: "artifacts", Title: "Artifacts (.ctxpack/ or .contextia/):"},
 		&cobra.Group{ID: "inspect", Title: "Inspect and check:"},
 		&cobra.Group{ID: "other", Title: "Other commands:"},
 	)
@@ -150,7 +151,9 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 		}
 	}
 	add("assemble", newCmdContext(g, ios, nil), newCmdPack(g, ios, nil))
+	add("artifacts", newCmdShow(g, ios), newCmdList(g, ios), newCmdExplain(g, ios), newCmdGraph(g, ios), newCmdInit(g, ios))
 	add("inspect", newCmdTokens(g, ios, nil), newCmdVerify(g, ios, nil))
+	add("inspect", newCmdCheck(g, ios, nil))
 	add("other", newCmdVersion(ios))
 	root.SetHelpCommandGroupID("other")
 	return root

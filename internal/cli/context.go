@@ -2,9 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -28,6 +27,7 @@ type assembleOptions struct {
 	preferRecent    bool
 	includeMetadata bool
 	walkOrder       string
+	linkDepth       int
 	flags           *pflag.FlagSet
 }
 
@@ -52,7 +52,10 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 		Tokenizer: o.g.tokenizer, Format: o.g.format,
 		Strategy: o.strategy, Overflow: o.overflow, Depth: o.depth,
 		DedupThreshold: o.dedupThreshold, MaxChunksPerDoc: o.maxChunksPerDoc,
-		ItemCap: o.itemCap,
+		ItemCap: o.itemCap, LinkDepth: o.linkDepth,
+	}
+	if o.linkDepth < 0 {
+		return req, usagef("--link-depth must not be negative (got %d)", o.linkDepth)
 	}
 	if flagChanged(o.flags, "prefer-recent") {
 		req.PreferRecent = &o.preferRecent
@@ -111,30 +114,18 @@ func (o *assembleOptions) assemble(ctx context.Context) (*ctxpack.Result, *ctxpa
 		return nil, nil, err
 	}
 	if o.target != "" {
-		if err := resolveTarget(base, o.target); err != nil {
-			return nil, nil, err
+		if o.target == "-" {
+			return nil, nil, usagef("reading the target from standard input needs the retrieval mode, which this version does not have yet")
 		}
-		req.Paths = []string{o.target}
+		res, err := p.Context(ctx, o.target, req)
+		var te *ctxpack.TargetError
+		if errors.As(err, &te) {
+			err = usageError{err}
+		}
+		return res, p, err
 	}
 	res, err := p.Pack(ctx, req)
 	return res, p, err
-}
-
-// resolveTarget checks that a context target is something this version
-// can assemble: a path. Task ids and free text come with the links and
-// retrieval modes.
-func resolveTarget(base, target string) error {
-	if target == "-" {
-		return usagef("reading the target from standard input needs the retrieval mode, which this version does not have yet")
-	}
-	p := target
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
-	}
-	if _, err := os.Stat(p); err != nil {
-		return usagef("target %q is not a file or directory; this version assembles paths (task ids and free text come with the links and retrieval modes)", target)
-	}
-	return nil
 }
 
 // run assembles and prints, or hands the options to runF (the test seam).
@@ -164,14 +155,27 @@ func newCmdContext(g *globals, ios *IOStreams, runF func(*assembleOptions) error
 	o := &assembleOptions{g: g, ios: ios}
 	cmd := &cobra.Command{
 		Use:   "context TARGET",
-		Short: "Assemble the context for a target within the budget",
+		Short: "Assemble the context for a task or path within the budget",
 		Long: `Assemble the context for TARGET, fitted exactly to the budget.
 
-TARGET is a file or directory of the project: its files are ranked by kind
-(source, tests, docs, config) and path and degraded by level to fit, as with
-'ctxpack pack'.`,
-		Example: `  ctxpack context . --budget 8000
-  ctxpack context internal/ --format json --overflow truncate`,
+TARGET is an artifact id or a path.
+
+An artifact id (TASK-042) is links mode. ctxpack starts from the task in
+.ctxpack/ (or a Contextia .contextia/ folder) and follows its frontmatter
+links to specs, decisions and norms, each artifact once. Superseded
+artifacts are replaced by their successor; deprecated ones and missing
+targets are reported and left out. It renders identity, norms, decisions,
+specs, the task, then the code paths the specs govern. Under a budget,
+identity and the task are always kept. Specs the task links come first,
+then transitive specs, then norms, then decisions: levels are lowered before
+anything is dropped. --format json gives each part's link chain ("via") and
+the spec globs ("paths").
+
+A file or directory is packed as by 'ctxpack pack'.`,
+		Example: `  ctxpack context TASK-042 --budget 4000
+  ctxpack context TASK-042 --depth summary --format json
+  ctxpack context TASK-042 --link-depth 1
+  ctxpack context internal/ --budget 8000`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
@@ -179,7 +183,13 @@ TARGET is a file or directory of the project: its files are ranked by kind
 		},
 	}
 	o.addFlags(cmd.Flags())
+	o.addLinkFlags(cmd.Flags())
 	return cmd
+}
+
+// addLinkFlags adds the flags of commands that follow artifact links.
+func (o *assembleOptions) addLinkFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&o.linkDepth, "link-depth", 0, "follow at most `N` links from the task (default no limit)")
 }
 
 func newCmdPack(g *globals, ios *IOStreams, runF func(*assembleOptions) error) *cobra.Command {

@@ -31,6 +31,11 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GOROOT_SRC", filepath.Join(goroot(), "src"))
+			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,7 +29,8 @@ difference means something that varies between runs reached the output: verify
 exits 1 and names the first part where the runs differ.
 
 TARGET and the flags are those of 'ctxpack context'.`,
-		Example: `  ctxpack verify . --budget 8000
+		Example: `  ctxpack verify TASK-042 --budget 4000
+  ctxpack verify . --budget 8000
   ctxpack verify internal/ --tokenizer cl100k_base --overflow truncate`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,6 +42,7 @@ TARGET and the flags are those of 'ctxpack context'.`,
 		},
 	}
 	o.addFlags(cmd.Flags())
+	o.addLinkFlags(cmd.Flags())
 	return cmd
 }
 
@@ -79,6 +82,9 @@ func (o *assembleOptions) childArgs(base string, reverse bool) []string {
 	if flagChanged(o.flags, "include-metadata") {
 		args = append(args, "--include-metadata="+strconv.FormatBool(o.includeMetadata))
 	}
+	if o.linkDepth > 0 {
+		add("--link-depth", strconv.Itoa(o.linkDepth))
+	}
 	if reverse {
 		add("--walk-order", "reverse")
 	}
@@ -110,9 +116,6 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := resolveTarget(base, o.target); err != nil {
-		return err
-	}
 	bin, err := self()
 	if err != nil {
 		return fmt.Errorf("verify: cannot find the ctxpack binary: %w", err)
@@ -130,7 +133,13 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		label := fmt.Sprintf("GOMAXPROCS=%d, %s walk", r.procs, map[bool]string{false: "sorted", true: "reversed"}[r.reverse])
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("verify: run with %s failed: %v\n%s", label, err, strings.TrimSpace(stderr.String()))
+			msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stderr.String()), "Run 'ctxpack --help' for usage."))
+			msg = strings.TrimPrefix(msg, "ctxpack: ")
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && ee.ExitCode() == exitUsage {
+				return usageError{errors.New(msg)}
+			}
+			return fmt.Errorf("verify: run with %s failed (%v): %s", label, err, msg)
 		}
 		var p ctxpack.Plan
 		if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {

@@ -24,7 +24,7 @@ func newCoster(tok tokenizer.Tokenizer, f render.Format) *coster {
 func (c *coster) body(it *item, l Level) int {
 	b := c.bodies[it]
 	if b == nil {
-		b = &[numLevels]int32{-1, -1, -1, -1}
+		b = &[numLevels]int32{-1, -1, -1, -1, -1}
 		c.bodies[it] = b
 	}
 	if b[l] < 0 {
@@ -45,7 +45,7 @@ func (c *coster) prefetch(items []*item) {
 	for i, it := range items {
 		b := c.bodies[it]
 		if b == nil {
-			b = &[numLevels]int32{-1, -1, -1, -1}
+			b = &[numLevels]int32{-1, -1, -1, -1, -1}
 			c.bodies[it] = b
 		}
 		b[it.start] = int32(counts[i])

@@ -61,3 +61,23 @@ func TestMetadataLineIsCounted(t *testing.T) {
 		t.Errorf("budget 20: output %q, dropped %v", res.Output, res.Plan.Dropped)
 	}
 }
+
+// TestMaxLevelMeta: asking for meta gives meta; the zero value gives full.
+func TestMaxLevelMeta(t *testing.T) {
+	parts := []Part{{Key: "a", Path: "a.go", Text: map[Level]string{Meta: "a.go\n", Full: "package a\n"}}}
+	for _, tc := range []struct {
+		max  Level
+		want string
+	}{{0, "full"}, {Meta, "meta"}, {Summary, "meta"}, {Full, "full"}} {
+		res, err := Assemble(parts, Options{Budget: 100, Tokenizer: runeCounter{}, MaxLevel: tc.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Plan.Parts[0].Level; got != tc.want {
+			t.Errorf("MaxLevel %v: level %s, want %s", tc.max, got, tc.want)
+		}
+	}
+	if _, err := ParseLevel(""); err == nil {
+		t.Error(`ParseLevel("") succeeded`)
+	}
+}

@@ -11,19 +11,20 @@ import (
 // Level is how much of a part is shown.
 type Level int8
 
-// The levels, lowest to highest (DESIGN §3).
+// The levels, lowest to highest (DESIGN §3). They start at 1 so that the
+// zero Level means "not set".
 const (
-	Meta     Level = iota // metadata only (alias "stub")
-	Summary               // adds the first section or the doc comment and top-level symbols
-	Detailed              // adds headings with first paragraphs, or signatures and types
-	Full                  // the whole text
+	Meta     Level = iota + 1 // metadata only (alias "stub")
+	Summary                   // adds the first section or the doc comment and top-level symbols
+	Detailed                  // adds headings with first paragraphs, or signatures and types
+	Full                      // the whole text
 	numLevels
 )
 
-var levelNames = [numLevels]string{"meta", "summary", "detailed", "full"}
+var levelNames = [numLevels]string{"", "meta", "summary", "detailed", "full"}
 
 func (l Level) String() string {
-	if l < 0 || l >= numLevels {
+	if l < Meta || l >= numLevels {
 		return fmt.Sprintf("level(%d)", int(l))
 	}
 	return levelNames[l]
@@ -31,9 +32,9 @@ func (l Level) String() string {
 
 // ParseLevel parses "meta" (or "stub"), "summary", "detailed" or "full".
 func ParseLevel(s string) (Level, error) {
-	for l, n := range levelNames {
-		if s == n {
-			return Level(l), nil
+	for l := Meta; l <= Full; l++ {
+		if s == levelNames[l] {
+			return l, nil
 		}
 	}
 	if s == "stub" {
@@ -153,7 +154,7 @@ type Options struct {
 	Strategy  Strategy
 	Overflow  Overflow
 	// MaxLevel is the requested depth; parts start at the highest level
-	// they have at or below it. The zero value means Full.
+	// they have at or below it. The zero value (no level) means Full.
 	MaxLevel Level
 	// DedupThreshold is the shingle overlap above which a part duplicates
 	// an earlier one: 0 means 0.8, values at or above 1 keep everything but

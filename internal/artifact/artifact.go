@@ -1,0 +1,114 @@
+package artifact
+
+import (
+	"fmt"
+	"io/fs"
+)
+
+// Type is an artifact's kind.
+type Type string
+
+// The artifact types and the folders they live in (under .ctxpack/ or
+// .contextia/).
+const (
+	Identity Type = "identity" // system/identity.md
+	Task     Type = "task"     // work/tasks/TASK-*.md
+	Spec     Type = "spec"     // system/specs/SPEC-*.md
+	Decision Type = "decision" // system/rationale/DEC-*.md
+	Norm     Type = "norm"     // system/norms/NORM-*.md
+)
+
+// Statuses an artifact can have.
+const (
+	Draft      = "draft"
+	Current    = "current"
+	InProgress = "in_progress"
+	Done       = "done"
+	Deprecated = "deprecated"
+	Superseded = "superseded"
+)
+
+// Links are an artifact's outgoing links, in frontmatter order.
+type Links struct {
+	Specs     []string
+	Decisions []string
+	Norms     []string
+	Tasks     []string
+}
+
+// Field is one frontmatter field as written: its key, its value rendered
+// compactly on one line ("a, b" for a list), and its 1-based line in the
+// file.
+type Field struct {
+	Key   string
+	Value string
+	Line  int
+}
+
+// Artifact is one Markdown artifact with YAML frontmatter.
+type Artifact struct {
+	ID           string
+	Type         Type
+	Title        string
+	Status       string
+	Links        Links
+	Paths        []string // globs of code the artifact governs
+	SupersededBy string
+	// Extra holds the frontmatter fields this package does not know, in
+	// file order; they are kept and shown at the meta level.
+	Extra []Field
+
+	Path  string // slash path relative to the project root
+	Lines int    // lines in the file
+	// Line gives the 1-based line of a known field ("id", "links.specs",
+	// "paths"…) and of each link target ("links.specs[SPEC-X]") in the
+	// file, for findings; 0 when absent.
+	Line map[string]int
+	// Body is the Markdown after the frontmatter; BodyLine is its first
+	// line in the file.
+	Body     string
+	BodyLine int
+	// CID is "sha256:" + hex of the file's text.
+	CID string
+}
+
+// Level is how much of an artifact is shown, as DESIGN §3 defines it.
+type Level int
+
+const (
+	Meta     Level = iota // the frontmatter, as compact "key: value" lines
+	Summary               // meta and the body's first Markdown section
+	Detailed              // meta and every heading with its first paragraph
+	Full                  // meta and the whole body
+)
+
+// ParseError is a problem with one artifact file, with where it is.
+type ParseError struct {
+	Path string
+	Line int // 1-based; 0 when the problem is the whole file
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("artifact: %s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("artifact: %s: %s", e.Path, e.Msg)
+}
+
+// Set is every artifact of a project.
+type Set struct {
+	Dir  string               // ".ctxpack" or ".contextia"
+	ByID map[string]*Artifact // the first artifact of each id, by path order
+	List []*Artifact          // every readable artifact, sorted by path
+	// Problems are the files that could not be read as artifacts and the
+	// ids that more than one file claims, each with where it is.
+	Problems []*ParseError
+}
+
+// API (implemented in parse.go, levels.go, load.go):
+//
+//	func Parse(path string, data []byte) (*Artifact, error)     // error is *ParseError
+//	func (a *Artifact) Text(l Level) string
+//	func Load(fsys fs.FS) (*Set, error)                          // error only when nothing can be listed
+var _ = fs.ValidPath

@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/artifact"
+	"github.com/ctxpack/ctxpack/internal/check"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/spf13/cobra"
+)
+
+type checkOptions struct {
+	g              *globals
+	ios            *IOStreams
+	strict         bool
+	baseline       string // --baseline FILE, relative to the working directory
+	noBaseline     bool
+	updateBaseline bool
+}
+
+const checkLong = `Check the artifacts and the @spec and @decision annotations in the code, and
+print one line per finding, then a summary:
+
+  WARN broken-link .ctxpack/work/tasks/TASK-1.md:6: TASK-1 links to SPEC-X, which does not exist
+  OK 14 specs, 8 decisions, 5 norms  1 warning, 0 errors
+
+Errors:   duplicate-id, malformed-frontmatter, missing-required-field.
+Warnings: broken-link, superseded-link, deprecated-link, broken-ref (an
+          annotation whose artifact is missing, of another type, or does not
+          list the file in its paths), broken-path (a paths glob that matches
+          no file), orphan-spec, unknown-status.
+
+Findings are sorted by path, line, rule and message. Annotations are read from
+comments in any common language ("// @spec SPEC-A, SPEC-B", "# @decision
+DEC-1", "<!-- @spec SPEC-A -->"), never from strings, in every file the walk
+lists (.gitignore is honoured; binary and oversized files are not read).
+
+The check section of .ctxpack/config.yaml sets severities and required fields:
+
+  check:
+    rules: {orphan-spec: error, broken-path: off}   # error, warning or off
+    required_fields: {spec: [id, title, status]}   # default: id and title, and
+                                                   # status for tasks and specs
+    baseline: .ctxpack/.baseline.json
+
+A baseline lists known findings (by rule, path and message, not line):
+--update-baseline writes the current findings to it, and later checks report
+only the findings it does not hold, and how many it hid.
+
+--format json prints {"findings": [{"rule", "severity", "path", "line",
+"message", "id"}, …], "summary": {"specs", …, "errors", "warnings",
+"baselined", "ok"}}.
+
+Exit status: 0 when there are no errors (warnings allowed unless --strict),
+1 when there are, 2 for a bad command line, configuration or baseline file.`
+
+func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *cobra.Command {
+	o := &checkOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check artifacts, links and code annotations",
+		Long:  checkLong,
+		Example: `  ctxpack check
+  ctxpack check --strict --format json
+  ctxpack check --update-baseline   # accept today's findings; report only new ones`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return checkRun(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.strict, "strict", false, "fail (exit 1) on warnings too")
+	f.StringVar(&o.baseline, "baseline", "", "read (or with --update-baseline, write) the baseline `FILE`\n(default: check.baseline, else .baseline.json in the artifact directory)")
+	f.BoolVar(&o.noBaseline, "no-baseline", false, "report every finding, ignoring the baseline")
+	f.BoolVar(&o.updateBaseline, "update-baseline", false, "write the current findings to the baseline and exit 0")
+	return cmd
+}
+
+// validate checks the flags that do not need the project.
+func (o *checkOptions) validate() error {
+	switch o.g.format {
+	case "", "text", "json":
+	default:
+		return usagef("check: --format must be text or json (got %q)", o.g.format)
+	}
+	if o.noBaseline && o.baseline != "" {
+		return usagef("check: give --baseline or --no-baseline, not both")
+	}
+	if o.noBaseline && o.updateBaseline {
+		return usagef("check: --update-baseline writes the baseline; it cannot go with --no-baseline")
+	}
+	return nil
+}
+
+// checkJSON is the json format's document.
+type checkJSON struct {
+	Findings []check.Finding `json:"findings"`
+	Summary  check.Summary   `json:"summary"`
+}
+
+func checkRun(ctx context.Context, o *checkOptions) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	p, err := ctxpack.Open(base, o.g.config)
+	var ce *project.ConfigError
+	switch {
+	case errors.As(err, &ce), err != nil && o.g.config != "" && errors.Is(err, fs.ErrNotExist):
+		return o.configFailure(err)
+	case err != nil:
+		return err
+	}
+	for _, w := range p.Warnings {
+		o.ios.Warn("%s", w)
+	}
+	cfg, err := check.ParseConfig(p.Config)
+	if err != nil {
+		return o.configFailure(err)
+	}
+	set, err := artifact.Load(p.FS)
+	if err != nil {
+		return err
+	}
+	rep, err := check.Run(ctx, p.FS, set, check.Options{Config: cfg, Walk: p.Config.Walk.Options()})
+	if err != nil {
+		return err
+	}
+
+	file, shown := o.baselineFile(base, p.Root, cfg, set)
+	if o.updateBaseline {
+		if err := writeFileAtomic(file, check.NewBaseline(rep.Findings).Marshal()); err != nil {
+			return fmt.Errorf("check: write baseline: %w", err)
+		}
+		_, err := fmt.Fprintf(o.ios.Out, "check: wrote %d findings to the baseline %s\n", len(rep.Findings), shown)
+		return err
+	}
+	var bl *check.Baseline
+	if !o.noBaseline {
+		data, err := os.ReadFile(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && o.baseline == "":
+			// No baseline yet: every finding is new.
+		case err != nil:
+			return o.configFailure(fmt.Errorf("check: baseline: %w", err))
+		default:
+			if bl, err = check.ParseBaseline(shown, data); err != nil {
+				return o.configFailure(err)
+			}
+		}
+	}
+	findings, hidden := bl.Filter(rep.Findings)
+	sum := check.Summarize(rep.Counts, findings, hidden, o.strict)
+
+	var out strings.Builder
+	if o.g.format == "json" {
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(checkJSON{Findings: findings, Summary: sum}); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range findings {
+			out.WriteString(f.String())
+			out.WriteByte('\n')
+		}
+		out.WriteString(sum.String())
+		out.WriteByte('\n')
+	}
+	if _, err := o.ios.Out.Write([]byte(out.String())); err != nil {
+		return err
+	}
+	if !sum.OK {
+		return silentError{exitFailure}
+	}
+	return nil
+}
+
+// baselineFile returns the baseline's path on disk and as shown: --baseline
+// (relative to the working directory), else check.baseline (relative to the
+// project root), else .baseline.json in the artifact directory.
+func (o *checkOptions) baselineFile(base, root string, cfg check.Config, set *artifact.Set) (file, shown string) {
+	switch {
+	case o.baseline != "":
+		file = o.baseline
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(base, file)
+		}
+		return file, o.baseline
+	case cfg.Baseline != "":
+		shown = cfg.Baseline
+	default:
+		dir := set.Dir
+		if dir == "" {
+			dir = project.DirCtxpack
+		}
+		shown = dir + "/" + check.DefaultBaseline
+	}
+	if filepath.IsAbs(shown) {
+		return shown, shown
+	}
+	return filepath.Join(root, filepath.FromSlash(shown)), shown
+}
+
+// configFailure prints a configuration problem and exits 2, without the
+// pointer to --help that a usage error gets.
+func (o *checkOptions) configFailure(err error) error {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(o.ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(line, "ctxpack: "))
+	}
+	return silentError{exitUsage}
+}
+
+// writeFileAtomic writes data to name through a temporary file in the same
+// directory, creating the directory if needed.
+func writeFileAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
