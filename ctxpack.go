@@ -216,11 +216,23 @@ func (p *Project) budget(req Request) (int, error) {
 }
 
 // Pack assembles every file under req.Paths, ranked by kind of file
-// (source, tests, docs, config) and path, degraded by level to fit.
+// (source, tests, docs, config) and path, degraded by level to fit. With
+// no budget in the request or the configuration, every file is packed
+// whole with exact counts (the allow strategy, no limit).
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
+	unbudgeted := req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0
+	if unbudgeted && req.Overflow == "" {
+		req.Overflow = string(pack.Allow)
+	}
 	o, err := p.options(req)
 	if err != nil {
 		return nil, err
+	}
+	if unbudgeted {
+		if o.Overflow != pack.Allow {
+			return nil, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
+		}
+		o.Budget = 0
 	}
 	roots, err := p.roots(req.Paths)
 	if err != nil {
@@ -298,9 +310,9 @@ func (p *Project) roots(paths []string) ([]string, error) {
 // order given; the parallelism never reaches the output.
 func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.Part, []project.Input, []string, error) {
 	type read struct {
-		text     string
-		repaired bool
-		err      error
+		text, cid string
+		repaired  bool
+		err       error
 	}
 	out := make([]read, len(files))
 	var wg sync.WaitGroup
@@ -309,7 +321,10 @@ func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.P
 		wg.Go(func() {
 			for i := range next {
 				t, rep, err := project.ReadText(p.FS, files[i].Path)
-				out[i] = read{t, rep, err}
+				out[i] = read{text: t, repaired: rep, err: err}
+				if err == nil {
+					out[i].cid = project.ContentID(t)
+				}
 			}
 		})
 	}
@@ -336,8 +351,10 @@ func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.P
 		if r.repaired {
 			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.Path))
 		}
-		parts = append(parts, filePart(f.Path, r.text))
-		inputs = append(inputs, project.Input{Path: f.Path, CID: project.ContentID(r.text)})
+		part := filePart(f.Path, r.text)
+		part.CID = r.cid
+		parts = append(parts, part)
+		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})
 	}
 	return parts, inputs, warnings, nil
 }

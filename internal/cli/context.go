@@ -197,9 +197,11 @@ func newCmdPack(g *globals, ios *IOStreams, runF func(*assembleOptions) error) *
 	cmd := &cobra.Command{
 		Use:   "pack [PATH...]",
 		Short: "Pack the files under paths into the budget",
-		Long: `Pack every file under the given paths (default: the whole project) into the
-budget. .gitignore and .ctxpackignore are honoured; binary and oversized files
-are skipped with a warning. Files are ranked by kind (source 1.0, tests 0.9,
+		Long: `Pack every file under the given paths (default: the whole project). Without a
+budget (--budget, --window, or one in the config) every file is packed whole
+with exact token counts, like Repomix; with one, the output is fitted to it.
+.gitignore and .ctxpackignore are honoured; binary and oversized files are
+skipped with a warning. Files are ranked by kind (source 1.0, tests 0.9,
 docs 0.7, config 0.6, other 0.5) and then by path. With the default overflow
 strategy, degrade, every file is first listed by its metadata, and then the
 highest-ranked files are shown in full while the budget lasts.
@@ -209,7 +211,8 @@ tokens and content id, every dropped part with the budget it would need,
 the state root of the inputs and the digest of the content. The budget
 applies to the content (rendered as text inside the plan), which is what an
 agent reads; the JSON around it is for tools.`,
-		Example: `  ctxpack pack --budget 50000 > context.txt
+		Example: `  ctxpack pack --format xml > repo.xml
+  ctxpack pack --budget 50000 > context.txt
   ctxpack pack cmd/ internal/ --format xml --window 200000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args

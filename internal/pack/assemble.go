@@ -129,7 +129,10 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 				}
 			}
 		}
-		it.cid = contentID(p.Text[top])
+		it.cid = p.CID
+		if it.cid == "" {
+			it.cid = contentID(p.Text[top])
+		}
 		b, ok := bucket[p.Bucket]
 		if !ok {
 			if p.Bucket != "" {

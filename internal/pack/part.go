@@ -66,6 +66,9 @@ type Part struct {
 	Bucket     string             // budget bucket; "" is the policy's first
 	Section    int                // render section when Options.Sectioned: lower first
 	Via        []string           // the link chain that reached the part
+	// CID is the content id of the part's fullest text ("sha256:" + hex),
+	// when the collector has it already; the engine computes it otherwise.
+	CID string
 	// Changed is when the part last changed, in Unix seconds (from git
 	// history, not file times); 0 if unknown. Used by Options.PreferRecent.
 	Changed int64

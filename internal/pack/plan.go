@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // render renders the current choice and reports whether the whole text
@@ -54,7 +55,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		blocks[i] = it.block(ch.level, text)
 	}
 	content := render.Content(o.Format, o.Metadata, blocks)
-	total := o.Tokenizer.Count(content)
+	total := tokenizer.CountParallel(o.Tokenizer, content) // exactly Count(content)
 	if o.Overflow != Allow && total > o.Budget {
 		return &Result{Plan: render.Plan{TotalTokens: total}}, true
 	}
@@ -74,12 +75,9 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
 	// Per-part figures: a part's tokens are its block's measured cost plus
-	// its run header when it has one; the text alone is counted for
-	// coverage, in parallel.
-	texts := make([]int, len(list))
-	parallel(len(list), func(i int) { texts[i] = o.Tokenizer.Count(blocks[i].Text) })
+	// its run header when it has one.
 	prev := ""
-	textTokens := 0
+	partTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
 		var tokens int
@@ -109,11 +107,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		if len(o.Policy.Buckets) > 1 {
 			pp.Bucket = o.Policy.Buckets[it.bucket].Name
 		}
-		textTokens += texts[i]
+		partTokens += tokens
 		plan.Parts = append(plan.Parts, pp)
 	}
 	plan.Dropped = f.dropped(pre, chosen)
-	plan.Metrics = metrics(list, total, textTokens, o.Budget)
+	plan.Metrics = metrics(list, total, partTokens, o.Budget)
 
 	sum := sha256.Sum256([]byte(content))
 	plan.Digest = "sha256:" + hex.EncodeToString(sum[:])
@@ -187,11 +185,14 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 	return out
 }
 
-func metrics(list []*item, total, textTokens, budget int) render.Metrics {
+// metrics computes the plan's quality figures. Coverage counts the parts'
+// tokens: after dedup every emitted part is distinct content, so these are
+// the unique tokens of CFS-021's metric (the format's wrapper is not).
+func metrics(list []*item, total, partTokens, budget int) render.Metrics {
 	var m render.Metrics
 	if budget > 0 {
 		m.Utilization = round4(float64(total) / float64(budget))
-		m.Coverage = round4(float64(textTokens) / float64(budget))
+		m.Coverage = round4(float64(partTokens) / float64(budget))
 	}
 	// Coherence: adjacent pairs from one document, out of the most there
 	// could be (a document of k parts can give k-1); 1 when none could.

@@ -61,7 +61,7 @@ type Dropped struct {
 // Metrics are the plan's quality figures (DESIGN §3).
 type Metrics struct {
 	Utilization float64 `json:"utilization"` // total tokens / budget
-	Coverage    float64 `json:"coverage"`    // tokens of distinct part text / budget
+	Coverage    float64 `json:"coverage"`    // tokens of the (deduplicated) parts / budget
 	Coherence   float64 `json:"coherence"`   // adjacent same-document pairs / the most possible
 	Ordering    bool    `json:"ordering"`    // the top 3 parts by rank are among the first 5 emitted
 }
