@@ -55,7 +55,25 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		blocks[i] = it.block(ch.level, text)
 	}
 	content := render.Content(o.Format, o.Metadata, blocks)
-	total := tokenizer.CountParallel(o.Tokenizer, content) // exactly Count(content)
+	// Per-part figures: a part's tokens are its block's measured cost plus
+	// its run header when it has one.
+	tokens := make([]int, len(list))
+	segments := make([]string, len(list))
+	prev := ""
+	for i, it := range list {
+		ch := chosen[it]
+		segments[i] = render.Segment(o.Format, blocks[i], prev)
+		if ch.truncated {
+			tokens[i] = o.Tokenizer.Count(render.Body(o.Format, blocks[i]))
+		} else {
+			tokens[i] = f.c.body(it, ch.level)
+		}
+		if render.RunHeader(o.Format, blocks[i], prev) != "" {
+			tokens[i] += f.c.header(it)
+		}
+		prev = blocks[i].Doc
+	}
+	total := f.countContent(content, segments, tokens)
 	if o.Overflow != Allow && total > o.Budget {
 		return &Result{Plan: render.Plan{TotalTokens: total}}, true
 	}
@@ -74,25 +92,12 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
-	// Per-part figures: a part's tokens are its block's measured cost plus
-	// its run header when it has one.
-	prev := ""
 	partTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
-		var tokens int
-		if ch.truncated {
-			tokens = o.Tokenizer.Count(render.Body(o.Format, blocks[i]))
-		} else {
-			tokens = f.c.body(it, ch.level)
-		}
-		if render.RunHeader(o.Format, blocks[i], prev) != "" {
-			tokens += f.c.header(it)
-		}
-		prev = blocks[i].Doc
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
-			Level: ch.level.String(), Tokens: tokens, CID: it.cid,
+			Level: ch.level.String(), Tokens: tokens[i], CID: it.cid,
 			Via: it.Via, Components: components(it), Truncated: ch.truncated,
 			Reason: f.levelReason(it, ch),
 		}
@@ -107,7 +112,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		if len(o.Policy.Buckets) > 1 {
 			pp.Bucket = o.Policy.Buckets[it.bucket].Name
 		}
-		partTokens += tokens
+		partTokens += tokens[i]
 		plan.Parts = append(plan.Parts, pp)
 	}
 	plan.Dropped = f.dropped(pre, chosen)
@@ -126,6 +131,47 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		res.Output = []byte(content)
 	}
 	return res, false
+}
+
+// countContent counts the emitted content exactly. When every boundary
+// between the format's opening text, the segments and its closing text is
+// one where the encoding must start a new piece (tokenizer.SafeBoundary),
+// the count of the whole is exactly the sum of the counts of the pieces,
+// and the segments' measured counts are summed; otherwise the whole text
+// is counted. Either way every emitted byte is counted once, by the
+// tokenizer.
+func (f *fitter) countContent(content string, segments []string, tokens []int) int {
+	o := f.opt
+	if content == "" {
+		return 0
+	}
+	open, close := render.Open(o.Format, o.Metadata), render.Close(o.Format)
+	pieces := make([]string, 0, len(segments)+2)
+	if open != "" {
+		pieces = append(pieces, open)
+	}
+	pieces = append(pieces, segments...)
+	if close != "" {
+		pieces = append(pieces, close)
+	}
+	safe := tokenizer.Additive(o.Tokenizer)
+	for i := 1; safe && i < len(pieces); i++ {
+		safe = tokenizer.SafeBoundary(pieces[i-1], pieces[i])
+	}
+	if !safe {
+		return tokenizer.CountParallel(o.Tokenizer, content)
+	}
+	n := 0
+	for _, t := range tokens {
+		n += t
+	}
+	if open != "" {
+		n += o.Tokenizer.Count(open)
+	}
+	if close != "" {
+		n += o.Tokenizer.Count(close)
+	}
+	return n
 }
 
 // levelReason says why a chosen part is not shown in full ("" when it is).
