@@ -141,6 +141,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	root.AddGroup(
 		&cobra.Group{ID: "assemble", Title: "Assemble context:"},
 		&cobra.Group{ID: "artifacts", Title: "Artifacts (.ctxpack/ or .contextia/):"},
+		&cobra.Group{ID: "index", Title: "Index and search:"},
 		&cobra.Group{ID: "inspect", Title: "Inspect and check:"},
 		&cobra.Group{ID: "other", Title: "Other commands:"},
 	)
@@ -152,6 +153,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	}
 	add("assemble", newCmdContext(g, ios, nil), newCmdPack(g, ios, nil))
 	add("artifacts", newCmdShow(g, ios), newCmdList(g, ios), newCmdExplain(g, ios), newCmdGraph(g, ios), newCmdInit(g, ios))
+	add("index", newCmdIndex(g, ios, nil), newCmdSearch(g, ios, nil))
 	add("inspect", newCmdTokens(g, ios, nil), newCmdVerify(g, ios, nil))
 	add("inspect", newCmdCheck(g, ios, nil))
 	add("other", newCmdVersion(ios))

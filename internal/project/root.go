@@ -54,10 +54,22 @@ func isDir(p string) bool {
 	return err == nil && info.IsDir()
 }
 
-// ArtifactDir returns DirCtxpack or DirContextia, whichever is a directory at
-// fsys's root (DirCtxpack when both are), or "" when neither is.
+// ArtifactDir returns the folder that holds the project's artifacts and
+// configuration: DirCtxpack or DirContextia, whichever holds config.yaml,
+// system/ or work/ (DirCtxpack when both do); failing that, whichever
+// exists (DirCtxpack first); "" when neither does. A .ctxpack/ that holds
+// only ctxpack's own index, made by `ctxpack index` in a Contextia
+// project, does not hide .contextia/.
 func ArtifactDir(fsys fs.FS) string {
-	for _, d := range []string{DirCtxpack, DirContextia} {
+	dirs := []string{DirCtxpack, DirContextia}
+	for _, d := range dirs {
+		for _, marker := range []string{"config.yaml", "system", "work"} {
+			if _, err := fs.Stat(fsys, d+"/"+marker); err == nil {
+				return d
+			}
+		}
+	}
+	for _, d := range dirs {
 		if info, err := fs.Stat(fsys, d); err == nil && info.IsDir() {
 			return d
 		}

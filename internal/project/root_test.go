@@ -87,6 +87,11 @@ func TestArtifactDir(t *testing.T) {
 		{fstest.MapFS{".ctxpack/config.yaml": {}}, ".ctxpack", ".ctxpack/config.yaml"},
 		{fstest.MapFS{".contextia/config.yaml": {}}, ".contextia", ".contextia/config.yaml"},
 		{fstest.MapFS{".ctxpack/x": {}, ".contextia/x": {}}, ".ctxpack", ".ctxpack/config.yaml"},
+		// ctxpack index in a Contextia project makes .ctxpack/index.db:
+		// .contextia/ still holds the artifacts and config.
+		{fstest.MapFS{".ctxpack/index.db": {}, ".contextia/system/specs/SPEC-1.md": {}}, ".contextia", ".contextia/config.yaml"},
+		{fstest.MapFS{".ctxpack/index.db": {}, ".contextia/config.yaml": {}}, ".contextia", ".contextia/config.yaml"},
+		{fstest.MapFS{".ctxpack/work/tasks/T.md": {}, ".contextia/system/x": {}}, ".ctxpack", ".ctxpack/config.yaml"},
 		{fstest.MapFS{".ctxpack": {Data: []byte("file")}}, "", ".ctxpack/config.yaml"},
 		{fstest.MapFS{}, "", ".ctxpack/config.yaml"},
 	} {

@@ -1,0 +1,362 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// indexFlags are the flags of the commands that use the repository index.
+type indexFlags struct {
+	file string        // --index FILE: the database, instead of .ctxpack/index.db
+	wait time.Duration // --wait: how long to wait for another update
+}
+
+func (f *indexFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.file, "index", "", "keep the index in `FILE` instead of .ctxpack/index.db under the project root\n(for trees that are read-only or shared)")
+	fs.DurationVar(&f.wait, "wait", index.DefaultLockTimeout, "how long to wait for another ctxpack updating the same index")
+}
+
+// openedIndex is a project with its index open.
+type openedIndex struct {
+	p     *ctxpack.Project
+	ix    *index.Index
+	state index.State
+	shown string // the database's path as printed: relative to the project root when inside it
+}
+
+// openIndex opens the project the command runs in and its index.
+func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*openedIndex, error) {
+	base, err := g.base()
+	if err != nil {
+		return nil, err
+	}
+	p, err := ctxpack.Open(base, g.config)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range p.Warnings {
+		ios.Warn("%s", w)
+	}
+	dbPath := index.DefaultPath(p.Root)
+	if f.file != "" {
+		dbPath = f.file
+		if !filepath.IsAbs(dbPath) {
+			dbPath = filepath.Join(base, dbPath)
+		}
+	}
+	opts := index.Options{
+		Walk:        p.Config.Walk.Options(),
+		LockTimeout: f.wait,
+		ReadOnly:    readOnly,
+	}
+	if f.wait <= 0 {
+		opts.LockTimeout = -1 // do not wait
+	}
+	shown := dbPath
+	if rel, err := filepath.Rel(p.Root, dbPath); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		shown = filepath.ToSlash(rel)
+		if !strings.HasPrefix(shown, ".ctxpack/index.db") {
+			// The database lives in the tree: leave its files out of it.
+			for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".lock"} {
+				opts.Exclude = append(opts.Exclude, shown+suffix)
+			}
+		}
+	}
+	ix, state, err := index.Open(dbPath, opts)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("%w (--index FILE keeps the index elsewhere)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &openedIndex{p: p, ix: ix, state: state, shown: shown}, nil
+}
+
+// update brings the index up to date, with a progress line on a terminal.
+func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats, error) {
+	var prog *Progress
+	stats, err := oi.ix.Update(ctx, oi.p.FS, func(pr index.Progress) {
+		switch pr.Phase {
+		case "lock":
+			fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", oi.shown, cmp.Or(pr.Holder, "holder unknown"))
+		case "index":
+			if prog == nil {
+				prog = ios.Progress("indexing", pr.Total)
+			}
+			prog.Set(pr.Done)
+		}
+	})
+	if prog != nil {
+		prog.Done()
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("%w (--index FILE keeps the index elsewhere)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r := stats.Rebuilt; r.Reason != index.Current && r.Reason != index.Missing {
+		ios.Warn("rebuilt the index: %s", r)
+	}
+	return stats, nil
+}
+
+type indexOptions struct {
+	g      *globals
+	ios    *IOStreams
+	flags  indexFlags
+	status bool
+}
+
+const indexLong = `Build or update the repository index, .ctxpack/index.db under the project
+root, that 'ctxpack search' and retrieval read.
+
+Every file the walk lists is chunked by syntax (functions, methods, types,
+classes; Markdown by headings; anything else by blank-line blocks), its
+chunks' code-aware terms are indexed for BM25, and the tokens of every file
+and chunk are counted (o200k_base and cl100k_base). The walk honours
+.gitignore and .ctxpackignore and skips binary files and files larger than
+walk.max_file_bytes (1 MiB by default).
+
+Updates are incremental: a file whose size and modification time are
+unchanged is not read; one whose content is unchanged is not chunked again.
+An update is one transaction, so an interrupted one leaves the index as it
+was. Two updates of one index never run at once: the second waits (--wait)
+and then fails, naming the process that holds the index.
+
+The summary line gives the files, chunks and languages indexed and the time
+taken. --status prints what the index holds (files, chunks, languages,
+skipped files with the reason, state root, format version) and what is
+stale, by size and modification time, without reading any file; with
+--format json it prints the same as a JSON document.`
+
+func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *cobra.Command {
+	o := &indexOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Build or update the repository index",
+		Long:  indexLong,
+		Example: `  ctxpack index
+  ctxpack index --status
+  ctxpack -C $(go env GOROOT)/src index --index /tmp/goroot.db`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return indexRun(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.status, "status", false, "print what the index holds and what is stale, and change nothing")
+	o.flags.add(cmd.Flags())
+	return cmd
+}
+
+func indexRun(ctx context.Context, o *indexOptions) error {
+	switch o.g.format {
+	case "", "text":
+	case "json":
+		if !o.status {
+			return usagef("index: --format json goes with --status")
+		}
+	default:
+		return usagef("index: --format must be text or json (got %q)", o.g.format)
+	}
+	oi, err := openIndex(o.g, o.ios, o.flags, o.status)
+	if err != nil {
+		return err
+	}
+	defer oi.ix.Close()
+	if o.status {
+		return indexStatus(ctx, o, oi)
+	}
+	start := time.Now()
+	st, err := oi.update(ctx, o.ios)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(o.ios.Out, summaryLine(st, time.Since(start)))
+	return err
+}
+
+// summaryLine is the line index prints after an update.
+func summaryLine(st *index.Stats, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "indexed %d files, %d chunks", st.Files, st.Chunks)
+	if langs := languageList(st.Languages, 6); langs != "" {
+		fmt.Fprintf(&b, " (%s)", langs)
+	}
+	fmt.Fprintf(&b, " in %s", took.Round(10*time.Millisecond))
+	if !st.Wrote {
+		b.WriteString("; up to date")
+	} else {
+		fmt.Fprintf(&b, "; %d added, %d changed, %d removed", st.Added, st.Changed, st.Removed)
+		if st.Touched > 0 {
+			fmt.Fprintf(&b, ", %d touched", st.Touched)
+		}
+	}
+	if st.Skipped > 0 {
+		fmt.Fprintf(&b, "; %d skipped (index --status lists them)", st.Skipped)
+	}
+	return b.String()
+}
+
+// languageList prints languages by file count, most first, at most max.
+func languageList(langs []index.LanguageCount, max int) string {
+	ls := slices.Clone(langs)
+	slices.SortStableFunc(ls, func(a, b index.LanguageCount) int { return b.Files - a.Files })
+	var parts []string
+	for i, l := range ls {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("%d more", len(ls)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", langName(l.Lang), l.Files))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func langName(l string) string { return cmp.Or(l, "text") }
+
+// statusJSON is index --status --format json.
+type statusJSON struct {
+	Index         string         `json:"index"`
+	State         string         `json:"state"`
+	Detail        string         `json:"detail,omitempty"`
+	FormatVersion int            `json:"format_version"`
+	StateRoot     string         `json:"state_root"`
+	Walk          string         `json:"walk"`
+	Files         int            `json:"files"`
+	Chunks        int            `json:"chunks"`
+	Languages     []languageJSON `json:"languages"`
+	Skipped       []skippedJSON  `json:"skipped"`
+	Stale         *staleJSON     `json:"stale,omitempty"`
+}
+
+type staleJSON struct {
+	Changed []string `json:"changed"`
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+}
+
+type languageJSON struct {
+	Lang   string `json:"lang"`
+	Files  int    `json:"files"`
+	Chunks int    `json:"chunks"`
+}
+
+type skippedJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
+	st, err := oi.ix.Status(ctx, oi.p.FS)
+	if err != nil {
+		return err
+	}
+	if o.g.format == "json" {
+		doc := statusJSON{
+			Index: oi.shown, State: st.State.Reason.String(), Detail: st.State.Detail,
+			FormatVersion: st.FormatVersion, StateRoot: st.StateRoot, Walk: st.Walk,
+			Files: st.Files, Chunks: st.Chunks,
+			Languages: []languageJSON{}, Skipped: []skippedJSON{},
+		}
+		for _, l := range st.Languages {
+			doc.Languages = append(doc.Languages, languageJSON{Lang: langName(l.Lang), Files: l.Files, Chunks: l.Chunks})
+		}
+		for _, s := range st.Skipped {
+			doc.Skipped = append(doc.Skipped, skippedJSON{Path: s.Path, Reason: s.Reason})
+		}
+		if s := st.Stale; s != nil {
+			nonNil := func(p []string) []string {
+				if p == nil {
+					return []string{}
+				}
+				return p
+			}
+			doc.Stale = &staleJSON{Changed: nonNil(s.Changed), Added: nonNil(s.Added), Removed: nonNil(s.Removed)}
+		}
+		enc := json.NewEncoder(o.ios.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	var b strings.Builder
+	w := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%-11s %s\n", label+":", fmt.Sprintf(format, args...))
+	}
+	switch st.State.Reason {
+	case index.Current:
+		w("index", "%s (format %d, current)", oi.shown, st.FormatVersion)
+	case index.Missing:
+		w("index", "%s (missing); run 'ctxpack index'", oi.shown)
+		_, err := io.WriteString(o.ios.Out, b.String())
+		return err
+	default:
+		w("index", "%s (%s); 'ctxpack index' will rebuild it", oi.shown, st.State)
+	}
+	if st.StateRoot != "" {
+		w("state root", "%s", st.StateRoot)
+	}
+	if st.State.Reason != index.Current {
+		_, err := io.WriteString(o.ios.Out, b.String())
+		return err
+	}
+	w("files", "%d indexed, %d skipped", st.Files, len(st.Skipped))
+	w("chunks", "%d", st.Chunks)
+	var langs []string
+	for _, l := range st.Languages {
+		langs = append(langs, fmt.Sprintf("%s %d/%d", langName(l.Lang), l.Files, l.Chunks))
+	}
+	if len(langs) > 0 {
+		w("languages", "%s (files/chunks)", strings.Join(langs, ", "))
+	}
+	w("walk", "%s", st.Walk)
+	for i, s := range st.Skipped {
+		label := ""
+		if i == 0 {
+			label = "skipped"
+		}
+		if label == "" {
+			fmt.Fprintf(&b, "%-11s %s: %s\n", "", s.Path, s.Reason)
+		} else {
+			w(label, "%s: %s", s.Path, s.Reason)
+		}
+	}
+	if s := st.Stale; s != nil {
+		if s.Empty() {
+			w("stale", "nothing (by size and modification time)")
+		} else {
+			w("stale", "%d changed, %d added, %d removed (by size and modification time); run 'ctxpack index'", len(s.Changed), len(s.Added), len(s.Removed))
+			for _, l := range []struct {
+				name  string
+				paths []string
+			}{{"changed", s.Changed}, {"added", s.Added}, {"removed", s.Removed}} {
+				for i, p := range l.paths {
+					if i == 20 {
+						fmt.Fprintf(&b, "  %-9s … and %d more\n", "", len(l.paths)-20)
+						break
+					}
+					fmt.Fprintf(&b, "  %-9s %s\n", l.name, p)
+				}
+			}
+		}
+	}
+	_, err = io.WriteString(o.ios.Out, b.String())
+	return err
+}

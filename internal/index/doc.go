@@ -1,0 +1,51 @@
+// Package index is the repository index: the files of a project, chunked
+// by syntax (package chunk), with the token counts of every file and chunk
+// and a full-text index of their code-aware terms, kept in one SQLite
+// database (.ctxpack/index.db by default) and updated incrementally.
+//
+// # Use
+//
+//	ix, state, err := index.Open(index.DefaultPath(root), index.Options{})
+//	stats, err := ix.Update(ctx, os.DirFS(root), nil) // rebuilds if state.Reason != Current
+//	hits, err := ix.Search(ctx, "invoice rounding", 10, index.SearchOptions{})
+//
+// # Contracts
+//
+//   - Format. The database records FormatVersion and a hash of what its
+//     rows depend on besides the files (the chunker's version and a
+//     fingerprint of its behaviour, the tokenizers). Open never changes an
+//     index; it reports a State: Current, or why Update will rebuild it
+//     (Missing, VersionMismatch, OptionsMismatch, Corrupt). Walk settings
+//     are not in the hash: every Update walks again, so new limits add and
+//     remove files incrementally. A file that is an SQLite database but not
+//     an index, or not an SQLite database at all, is never replaced.
+//   - Incremental. A file whose size and modification time match the
+//     index is not read. One that differs is read and hashed; if its
+//     content id is unchanged only its size and time are written, else it
+//     is chunked, its terms made and its tokens counted again. Token counts
+//     are kept per content id ("sha256:…", project.ContentID) and per
+//     tokenizer (Tokenizers), and not recounted when the id is known. A
+//     file modified within two seconds of an update's start is read again
+//     by the next update, since its time may not show a second change.
+//   - Atomic. An update's writes are one SQLite transaction (WAL mode): a
+//     crash or SIGKILL at any moment leaves the index as it was before the
+//     update or as it is after it, never a mix.
+//   - Exclusive. Updates of one index are serialized by an advisory lock
+//     on the file next to it (index.db.lock), which the operating system
+//     releases when its holder dies; a second update waits up to
+//     Options.LockTimeout and then fails with *LockError naming the holder.
+//     Searches and Status never wait for an update: they read the last
+//     committed state.
+//   - Deterministic. After an update the index's rows, the state root and
+//     every search result depend only on the files: not on
+//     Options.Workers, GOMAXPROCS, walk order, timing, or whether the
+//     index was built in one update or many. The state root is
+//     project.StateRoot over the (path, content id) of the indexed files.
+//   - Ranking. Search scores chunks with FTS5's bm25() over three columns
+//     of terms (symbol, path, body; Weights), quantizes scores to 1e-6,
+//     and orders hits by score descending, then path, then sequence.
+//   - Terms. Terms and QueryTerms are one function for documents and
+//     queries; see Terms for the rules.
+//   - Errors start with "index: ". The package never prints and keeps no
+//     mutable package-level state. An *Index is safe for concurrent use.
+package index

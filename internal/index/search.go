@@ -1,0 +1,308 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Weights are the BM25 column weights: how much one occurrence of a query
+// term counts in a chunk's symbol name, in its file's path, and in its
+// text. FTS5's bm25() adds the weighted occurrences of each term before
+// saturating them, as BM25F does.
+type Weights struct {
+	Symbol, Path, Body float64
+}
+
+// DefaultWeights are the weights Search uses when SearchOptions.Weights is
+// zero; testdata/rank_stats.txt records their effect on the ranking
+// fixture.
+func DefaultWeights() Weights { return Weights{Symbol: 4, Path: 2, Body: 1} }
+
+// columns are the columns of chunk_terms, in order.
+var columns = [3]string{"symbol", "path", "body"}
+
+func (w Weights) list() [3]float64 { return [3]float64{w.Symbol, w.Path, w.Body} }
+
+// SearchOptions change how Search ranks and groups.
+type SearchOptions struct {
+	// Files returns one hit per file, its best chunk, instead of one hit
+	// per chunk.
+	Files bool
+	// Weights are the column weights; the zero value means
+	// DefaultWeights().
+	Weights Weights
+}
+
+// Hit is one search result: a chunk, with its score and why it matched.
+type Hit struct {
+	Path               string
+	Seq                int
+	Start, End         int // byte offsets into the file's text
+	StartLine, EndLine int // 1-based, inclusive
+	Kind, Symbol       string
+	CID                string // content id of the chunk's text
+
+	// Score is the BM25 score (higher is better), quantized to 1e-6.
+	Score float64
+	// Signals are the contributions to the score, by name: for now
+	// "bm25.symbol", "bm25.path" and "bm25.body", each the score the chunk
+	// would get if only that column counted (with its weight). BM25
+	// saturates term frequencies across columns, so they do not add up to
+	// Score exactly.
+	Signals []Signal
+	// Matched lists, per column, the query terms found there.
+	Matched []ColumnTerms
+
+	id int64 // the chunk's row id, while searching
+}
+
+// Signal is one named contribution to a score.
+type Signal struct {
+	Name  string
+	Value float64 // quantized to 1e-6
+}
+
+// ColumnTerms are the query terms found in one column of a chunk.
+type ColumnTerms struct {
+	Column string // symbol, path or body
+	Terms  []string
+}
+
+// Why says in one line why a hit matched: "symbol: serve, http; body: http".
+func (h Hit) Why() string {
+	var parts []string
+	for _, c := range h.Matched {
+		parts = append(parts, c.Column+": "+strings.Join(c.Terms, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// quantum is the resolution scores are compared at (DESIGN §2).
+const quantum = 1e6
+
+func quantize(s float64) int64 { return int64(math.Round(s * quantum)) }
+
+// Search returns the k best chunks for query (or, with opt.Files, the best
+// chunk of each of the k best files), ranked by BM25 over the chunks'
+// code-aware terms (QueryTerms of the query, any of which may match).
+//
+// The order is total and deterministic: score descending after quantizing
+// to 1e-6, then path ascending, then chunk sequence ascending. A query
+// with no terms (only punctuation, say) has no hits. Search fails with
+// *NotCurrentError when the index must be rebuilt first.
+func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOptions) ([]Hit, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.state.Reason != Current {
+		return nil, &NotCurrentError{Path: ix.path, State: ix.state}
+	}
+	if k <= 0 {
+		return nil, nil
+	}
+	terms := QueryTerms(query)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	w := opt.Weights
+	if w == (Weights{}) {
+		w = DefaultWeights()
+	}
+	match := matchExpr(terms)
+	weights := w.list()
+
+	// Fetch candidates best first, widening until the k results are
+	// settled: a candidate is settled when its quantized score is above
+	// that of the last row fetched, since no row left behind can reach it.
+	limit := 4*k + 16
+	var hits []Hit
+	for {
+		rows, err := ix.candidates(ctx, match, weights, limit)
+		if err != nil {
+			return nil, err
+		}
+		all := len(rows) < limit
+		if !all {
+			last := quantize(rows[len(rows)-1].Score)
+			rows = slices.DeleteFunc(rows, func(h Hit) bool { return quantize(h.Score) <= last })
+		}
+		if err := ix.fillChunks(ctx, rows); err != nil {
+			return nil, err
+		}
+		slices.SortFunc(rows, compareHits)
+		if opt.Files {
+			rows = bestPerFile(rows)
+		}
+		if all || len(rows) >= k {
+			hits = rows[:min(k, len(rows))]
+			break
+		}
+		limit *= 4
+	}
+	if err := ix.matched(ctx, hits, terms); err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		hits[i].id = 0
+	}
+	return hits, nil
+}
+
+// compareHits is the total order of DESIGN §2.
+func compareHits(a, b Hit) int {
+	return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.Seq, b.Seq))
+}
+
+// bestPerFile keeps the first hit of each path; hits are in ranked order.
+func bestPerFile(hits []Hit) []Hit {
+	seen := make(map[string]bool)
+	return slices.DeleteFunc(hits, func(h Hit) bool {
+		if seen[h.Path] {
+			return true
+		}
+		seen[h.Path] = true
+		return false
+	})
+}
+
+// matchExpr is the FTS5 query for terms: any of them.
+func matchExpr(terms []string) string {
+	q := make([]string, len(terms))
+	for i, t := range terms {
+		q[i] = `"` + t + `"` // terms hold no quotes (see Terms)
+	}
+	return strings.Join(q, " OR ")
+}
+
+func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// candidates returns up to limit chunks matching match, best first by raw
+// score, with their ids, scores and signals only (see fillChunks).
+//
+// The full-text table is queried alone: joining the chunks table in the
+// same query makes SQLite fetch a chunk row for every match before
+// sorting. Each column's score on its own is computed in the same pass,
+// since FTS5 computes a term's IDF once per query.
+func (ix *Index) candidates(ctx context.Context, match string, weights [3]float64, limit int) ([]Hit, error) {
+	cols := make([]string, 4)
+	cols[0] = "-bm25(chunk_terms, " + fnum(weights[0]) + ", " + fnum(weights[1]) + ", " + fnum(weights[2]) + ") AS score"
+	for c := range 3 {
+		w := [3]string{"0", "0", "0"}
+		w[c] = fnum(weights[c])
+		cols[c+1] = "-bm25(chunk_terms, " + strings.Join(w[:], ", ") + ")"
+	}
+	q := `SELECT rowid, ` + strings.Join(cols, ", ") + ` FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY score DESC LIMIT ?`
+	rows, err := ix.db.QueryContext(ctx, q, match, limit)
+	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		var v [3]float64
+		if err := rows.Scan(&h.id, &h.Score, &v[0], &v[1], &v[2]); err != nil {
+			return nil, fmt.Errorf("index: search: %w", err)
+		}
+		for c := range 3 {
+			h.Signals = append(h.Signals, Signal{Name: "bm25." + columns[c], Value: float64(quantize(v[c])) / quantum})
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	return out, nil
+}
+
+// fillChunks fills the hits' chunk fields from their ids and quantizes
+// their scores.
+func (ix *Index) fillChunks(ctx context.Context, hits []Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	pos := make(map[int64]int, len(hits))
+	for i := range hits {
+		pos[hits[i].id] = i
+		hits[i].Score = float64(quantize(hits[i].Score)) / quantum
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid FROM chunks WHERE id IN (`+idList(hits)+`)`)
+	if err != nil {
+		return fmt.Errorf("index: search: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		var c Hit
+		if err := rows.Scan(&id, &c.Path, &c.Seq, &c.Start, &c.End, &c.StartLine, &c.EndLine, &c.Kind, &c.Symbol, &c.CID); err != nil {
+			return fmt.Errorf("index: search: %w", err)
+		}
+		h := &hits[pos[id]]
+		h.Path, h.Seq, h.Start, h.End, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.CID = c.Path, c.Seq, c.Start, c.End, c.StartLine, c.EndLine, c.Kind, c.Symbol, c.CID
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index: search: %w", err)
+	}
+	if n != len(hits) {
+		return fmt.Errorf("index: search: %d of %d matching chunks are missing from the chunks table; run 'ctxpack index'", len(hits)-n, len(hits))
+	}
+	return nil
+}
+
+// idList is the hits' ids as an SQL list.
+func idList(hits []Hit) string {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = strconv.FormatInt(h.id, 10)
+	}
+	return strings.Join(ids, ",")
+}
+
+// matched fills the hits' Matched terms: for each term and column, which
+// hits hold it there. These queries compute no score, so they only seek
+// the term's entries for the hits' ids.
+func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	pos := make(map[int64]int, len(hits))
+	for i, h := range hits {
+		pos[h.id] = i
+	}
+	q := `SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (` + idList(hits) + `)`
+	found := make([][3][]string, len(hits))
+	for _, t := range terms {
+		for c, col := range columns {
+			rows, err := ix.db.QueryContext(ctx, q, "{"+col+"} : \""+t+"\"")
+			if err != nil {
+				return fmt.Errorf("index: search: %w", err)
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return fmt.Errorf("index: search: %w", err)
+				}
+				found[pos[id]][c] = append(found[pos[id]][c], t)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("index: search: %w", err)
+			}
+		}
+	}
+	for i := range hits {
+		for c := range 3 {
+			if len(found[i][c]) > 0 {
+				hits[i].Matched = append(hits[i].Matched, ColumnTerms{Column: columns[c], Terms: found[i][c]})
+			}
+		}
+	}
+	return nil
+}
