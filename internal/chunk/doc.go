@@ -44,22 +44,25 @@
 //     uses C++ constructs is read as C++. Without cgo, and for C#, Kotlin,
 //     Swift and Scala, and whenever a parse fails, heuristics find the
 //     units: brackets, strings, comments and keywords for the C family,
-//     indentation for Python. Files larger than 4 MiB go to the heuristics
-//     too. Markdown is read by ATX headings and everything else by blank
-//     lines, in every build.
+//     indentation for Python. So do files tree-sitter mostly fails on (an
+//     error at the root, or error nodes over half the file: C headers
+//     that open extern "C" { inside an #ifdef), files over 1 MiB for
+//     tree-sitter, and over 4 MiB for go/parser. Markdown is read by ATX
+//     headings and everything else by blank lines, in every build.
 //   - Bounded time. The heuristics, the Markdown and the blank-line readers
 //     run in time linear in the input (times the nesting they look into,
 //     at most six levels). A tree-sitter parse is cancelled, and the
 //     heuristics used instead, after a number of parser operations
 //     proportional to the input (six times what real code needs), or after
-//     250 ms plus 4 µs a byte, whichever comes first.
+//     250 ms plus 8 µs a byte, whichever comes first.
 //   - Determinism. Split and Levels are pure functions of (path, src) for
 //     a given Version and Backend: no clock, no randomness, no map order.
 //     The one exception is the time limit of a tree-sitter parse: input
 //     that pathological (long runs of bytes that are syntax errors) may be
 //     chunked by tree-sitter on a fast machine and by the heuristics on a
-//     slow one. No file of Go's source tree, Python's standard library,
-//     /usr/include or npm comes within a tenth of the limit. The chunks
+//     slow one. The slowest file of Go's source tree, Python's standard
+//     library, /usr/include and npm (libstdc++'s simd_builtin.h) took an
+//     eighth of its limit on a busy 2-core machine. The chunks
 //     differ between backends, so an index records Version and Backend and
 //     rebuilds when either changes.
 //   - Levels. Levels returns, for a code file, the summary: the file's doc

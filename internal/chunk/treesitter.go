@@ -93,20 +93,26 @@ func hasGrammar(lang string) bool { return grammars[lang] != nil }
 func parseBudget(n int) int { return 1000 + n/8 }
 
 // parseTimeout bounds the time a parse of n bytes may take: 250 ms and
-// 4 µs a byte (0.25 MB/s, a twelfth of the slowest real code measured).
-// Operations do not count the lexer's work, and some inputs (long runs of
-// characters that are errors) make tree-sitter's error recovery quadratic;
-// this is the backstop for them, and the only thing that can make Split
-// depend on the machine's speed.
+// 8 µs a byte (0.125 MB/s; real code parses at 4 to 7 MB/s, and the
+// slowest file measured took an eighth of its limit). Operations do not
+// count the lexer's work, and some inputs (long runs of characters that
+// are errors) make tree-sitter's error recovery quadratic; this is the
+// backstop for them, and the only thing that can make Split depend on
+// the machine's speed.
 func parseTimeout(n int) time.Duration {
-	return 250*time.Millisecond + time.Duration(n)*4*time.Microsecond
+	return 250*time.Millisecond + time.Duration(n)*8*time.Microsecond
 }
+
+// maxParseBytes is the largest input given to tree-sitter (the index skips
+// files over 1 MiB by default anyway); larger ones go to the heuristics,
+// so no parse runs longer than about 8.6 s.
+const maxParseBytes = 1 << 20
 
 // treeSitterOutline parses src with tree-sitter. ok is false when the
 // grammar cannot be loaded or the parse runs over its budget.
 func treeSitterOutline(lang string, src []byte) (o outline, ok bool) {
 	g := grammars[lang]
-	if g == nil {
+	if g == nil || len(src) > maxParseBytes {
 		return outline{}, false
 	}
 	g.init()
