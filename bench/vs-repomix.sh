@@ -55,5 +55,5 @@ ratio "$base" "$(cat "$work/last")"
 echo
 echo "repomix summary:"
 "$repomix" "$tree" -o "$work/repomix3.xml" 2>&1 | grep -E 'Total (Files|Tokens|Chars)' | sed 's/^/  /' || true
-echo "ctxpack (pack --overflow allow --format json):"
-"$work/ctxpack" -C "$tree" pack --overflow allow --format json 2>/dev/null | grep -m2 -E '"(total_tokens|budget)"' | sed 's/^ */  /'
+echo "ctxpack (pack --format json, no budget):"
+"$work/ctxpack" -C "$tree" pack --format json 2>/dev/null | grep -m2 -E '"(total_tokens|budget)"' | sed 's/^ */  /'

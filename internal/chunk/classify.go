@@ -408,12 +408,18 @@ func (s *bscan) classify(st stmt, prefix string, member bool, nesting int) (it i
 		u.kind, u.symbol = KindMacro, prefix+next(ki)
 		return it, !member
 	case "const", "let", "var", "static", "val":
-		if ki+1 < len(toks) && (toks[ki+1].s == "fn" || toks[ki+1].s == "unsafe" || toks[ki+1].s == "async") {
-			k := ki + 1
-			for k < len(toks) && toks[k].s != "fn" {
-				k++
+		// const fn, const unsafe fn, static func, static async foo() {…}
+		k := ki + 1
+		for k < len(toks) && (toks[k].s == "async" || toks[k].s == "unsafe") {
+			k++
+		}
+		if k < len(toks) {
+			switch t := toks[k].s; {
+			case t == "fn" || t == "func" || t == "function" || t == "fun" || t == "def":
+				return function(next(k))
+			case member && isIdentByte(t[0]) && k+1 < len(toks) && toks[k+1].s == "(":
+				return function(t)
 			}
-			return function(next(k))
 		}
 		name := next(ki)
 		if w == "let" && name == "mut" {
