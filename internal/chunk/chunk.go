@@ -49,9 +49,9 @@ const (
 // parsers this build uses; an index should record both.
 const Version = 1
 
-// maxSyntaxBytes is the largest input handed to a parser (tree-sitter or
-// go/parser); larger inputs are chunked by the heuristics, which run in
-// linear time.
+// maxSyntaxBytes is the largest input handed to go/parser (tree-sitter
+// takes at most 1 MiB); larger inputs are chunked by the heuristics, which
+// run in linear time.
 const maxSyntaxBytes = 4 << 20
 
 // Split chunks src, the contents of the file at path (the path chooses the

@@ -112,9 +112,13 @@ func goDecl(src []byte, d ast.Decl, off func(token.Pos) int, it *item) {
 				}
 				switch t := ts.Type.(type) {
 				case *ast.StructType:
-					u.sig = span{it.start, off(t.Fields.Opening)}
+					if t.Fields != nil {
+						u.sig = span{it.start, off(t.Fields.Opening)}
+					}
 				case *ast.InterfaceType:
-					u.sig = span{it.start, off(t.Methods.Opening)}
+					if t.Methods != nil {
+						u.sig = span{it.start, off(t.Methods.Opening)}
+					}
 				}
 			}
 		case token.VAR, token.CONST:
@@ -150,6 +154,9 @@ func goValueElisions(src []byte, v ast.Expr, off func(token.Pos) int) []elision 
 		case *ast.CompositeLit:
 			s, e = off(n.Lbrace), off(n.Rbrace)+1
 		case *ast.FuncLit:
+			if n.Body == nil {
+				return false
+			}
 			s, e = off(n.Body.Lbrace), off(n.Body.End())
 		default:
 			return true

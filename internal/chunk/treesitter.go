@@ -300,7 +300,7 @@ func (w *walker) itemsIn(nodes []tnode, cx context) []item {
 		case "c", "cpp":
 			ok = w.cfamily(n, &it, cx)
 		}
-		if ok {
+		if ok && it.end > it.start {
 			if (w.lang == "c" || w.lang == "cpp") && len(out) > 0 {
 				// After a declaration with no ";" (glibc's "f(int) __THROW
 				// __nonnull ((1));" parses as two), what follows on the
