@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -246,7 +247,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, inputs, warns, err := p.fileParts(ctx, files)
+	parts, inputs, warns, err := p.fileParts(ctx, files, !unbudgeted)
 	if err != nil {
 		return nil, err
 	}
@@ -307,12 +308,15 @@ func (p *Project) roots(paths []string) ([]string, error) {
 }
 
 // fileParts reads files in parallel and makes one part per file, in the
-// order given; the parallelism never reaches the output.
-func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.Part, []project.Input, []string, error) {
+// order given; the parallelism never reaches the output. With levels, each
+// code file also gets its extractive summary and detailed levels (what
+// fitting to a budget lowers files to).
+func (p *Project) fileParts(ctx context.Context, files []project.File, levels bool) ([]pack.Part, []project.Input, []string, error) {
 	type read struct {
-		text, cid string
-		repaired  bool
-		err       error
+		text, cid         string
+		summary, detailed string
+		repaired          bool
+		err               error
 	}
 	out := make([]read, len(files))
 	var wg sync.WaitGroup
@@ -324,6 +328,9 @@ func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.P
 				out[i] = read{text: t, repaired: rep, err: err}
 				if err == nil {
 					out[i].cid = project.ContentID(t)
+					if levels {
+						out[i].summary, out[i].detailed = chunk.Levels(files[i].Path, []byte(t))
+					}
 				}
 			}
 		})
@@ -353,6 +360,12 @@ func (p *Project) fileParts(ctx context.Context, files []project.File) ([]pack.P
 		}
 		part := filePart(f.Path, r.text)
 		part.CID = r.cid
+		if r.summary != "" {
+			part.Text[pack.Summary] = r.summary
+		}
+		if r.detailed != "" {
+			part.Text[pack.Detailed] = r.detailed
+		}
 		parts = append(parts, part)
 		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})
 	}

@@ -171,3 +171,48 @@ func TestPathsStayInsideTheRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestPackCodeLevels: under a budget, code files are lowered to their
+// extractive levels (signatures and doc comments) before being reduced to
+// a meta line; without a budget they are whole.
+func TestPackCodeLevels(t *testing.T) {
+	files := demoFiles()
+	var big strings.Builder
+	big.WriteString("// Package big is large.\npackage big\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&big, "// F%d does things.\nfunc F%d(a, b int) int {\n", i, i)
+		for range 20 {
+			big.WriteString("\ta, b = b, a+b // x++ keeps the body long\n")
+		}
+		big.WriteString("\treturn a\n}\n\n")
+	}
+	files["big/big.go"] = big.String()
+	dir := writeProject(t, files)
+	p, err := Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]bool{}
+	for _, budget := range []int{400, 800, 1600} {
+		res, err := p.Pack(context.Background(), Request{Budget: budget, Paths: []string{"big"}, ItemCap: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pp := range res.Plan.Parts {
+			levels[pp.Level] = true
+			if pp.Level == "detailed" && strings.Contains(res.Plan.Content, "x++") {
+				t.Errorf("budget %d: detailed level shows a function body", budget)
+			}
+		}
+	}
+	if !levels["detailed"] && !levels["summary"] {
+		t.Errorf("no part at summary or detailed under tight budgets: %v", levels)
+	}
+	res, err := p.Pack(context.Background(), Request{Paths: []string{"big"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan.Parts[0].Level != "full" {
+		t.Errorf("without a budget the file is at %s", res.Plan.Parts[0].Level)
+	}
+}
