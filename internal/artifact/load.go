@@ -19,10 +19,7 @@ import (
 // identityFile is the identity's path in the artifact directory.
 const identityFile = "system/identity.md"
 
-var (
-	errOutside      = errors.New("symlink leads outside the project")
-	errNotSupported = errors.New("symlink in a file system that cannot read links")
-)
+var errNotSupported = errors.New("symlink in a file system that cannot read links")
 
 // candidate is a file Load will read: the path it is listed under and the
 // path to open (different when the listed path is a symlink).
@@ -55,9 +52,9 @@ func Load(fsys fs.FS) (*Set, error) {
 	set.Dir = dir
 	links, _ := fsys.(fs.ReadLinkFS)
 	if links != nil {
-		if _, err := resolve(links, dir); err != nil {
+		if _, err := project.ResolveLink(links, dir); err != nil {
 			msg := linkProblem(err)
-			if !errors.Is(err, errOutside) && !errors.Is(err, fs.ErrNotExist) {
+			if !errors.Is(err, project.ErrOutside) && !errors.Is(err, fs.ErrNotExist) {
 				msg = "cannot read: " + reason(err)
 			}
 			set.Problems = append(set.Problems, &ParseError{Path: dir, Msg: msg})
@@ -126,12 +123,12 @@ func (l *lister) problem(p, msg string) {
 func (l *lister) folder(p string) bool {
 	real := p
 	if l.links != nil {
-		r, err := resolve(l.links, p)
+		r, err := project.ResolveLink(l.links, p)
 		if err != nil {
-			var le *linkError
+			var le *project.LinkError
 			switch {
 			case errors.As(err, &le):
-				l.problem(le.link, linkProblem(err))
+				l.problem(le.Link, linkProblem(err))
 			case errors.Is(err, fs.ErrNotExist):
 				if info, lerr := l.links.Lstat(p); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
 					l.problem(p, linkProblem(err))
@@ -233,7 +230,7 @@ func (l *lister) add(p string, mode fs.FileMode) {
 			c.problem = &ParseError{Path: p, Msg: linkProblem(errNotSupported)}
 			break
 		}
-		real, err := resolve(l.links, p)
+		real, err := project.ResolveLink(l.links, p)
 		if err != nil {
 			c.problem = &ParseError{Path: p, Msg: linkProblem(err)}
 			break
@@ -344,10 +341,10 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// linkProblem is the message for an error from resolve.
+// linkProblem is the message for an error from project.ResolveLink.
 func linkProblem(err error) string {
 	switch {
-	case errors.Is(err, errOutside):
+	case errors.Is(err, project.ErrOutside):
 		return "symlink leads outside the project; not followed (artifacts must be inside the project)"
 	case errors.Is(err, errNotSupported):
 		return "symlink not followed: this file system cannot tell where it leads"
@@ -357,61 +354,3 @@ func linkProblem(err error) string {
 	return "cannot follow symlink: " + reason(err)
 }
 
-// linkError is a symlink that leads outside the project.
-type linkError struct{ link string }
-
-func (e *linkError) Error() string { return e.link + ": " + errOutside.Error() }
-func (e *linkError) Unwrap() error { return errOutside }
-
-// maxLinkHops bounds symlink resolution, as the kernel's ELOOP limit does.
-const maxLinkHops = 40
-
-// resolve returns name with every symlink in it resolved within fsys, a
-// path with no symlinks in it. It fails with errOutside when a link leads
-// out of fsys (through "..", or with an absolute target), and with an
-// error wrapping fs.ErrNotExist when a part of the path does not exist.
-func resolve(fsys fs.ReadLinkFS, name string) (string, error) {
-	resolved, lastLink := ".", name
-	rest := strings.Split(name, "/")
-	hops := 0
-	for len(rest) > 0 {
-		c := rest[0]
-		rest = rest[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			if resolved == "." {
-				return "", &linkError{link: lastLink}
-			}
-			resolved = path.Dir(resolved)
-			continue
-		}
-		next := c
-		if resolved != "." {
-			next = resolved + "/" + c
-		}
-		info, err := fsys.Lstat(next)
-		if err != nil {
-			return "", err
-		}
-		if info.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		if hops++; hops > maxLinkHops {
-			return "", errors.New("too many levels of symbolic links")
-		}
-		target, err := fsys.ReadLink(next)
-		if err != nil {
-			return "", err
-		}
-		lastLink = next
-		target = strings.ReplaceAll(target, `\`, "/")
-		if path.IsAbs(target) || (len(target) >= 2 && target[1] == ':') {
-			return "", &linkError{link: next}
-		}
-		rest = append(strings.Split(target, "/"), rest...)
-	}
-	return resolved, nil
-}

@@ -354,7 +354,16 @@ func (w *walker) modeOf(p string) (fs.FileMode, error) {
 	return info.Mode(), nil
 }
 
-var errOutside = errors.New("symlink outside root")
+// ErrOutside is what ResolveLink's errors wrap when a symlink leads out of
+// the file system it is resolved in.
+var ErrOutside = errors.New("symlink outside root")
+
+// LinkError is a symlink that leads out of the file system: Link is the
+// symlink (or, for a path that climbs out with "..", the path itself).
+type LinkError struct{ Link string }
+
+func (e *LinkError) Error() string { return e.Link + ": " + ErrOutside.Error() }
+func (e *LinkError) Unwrap() error { return ErrOutside }
 
 // followLink resolves the symlink p inside fsys. It reports false, after
 // recording why in Skipped, when the link cannot be followed.
@@ -363,9 +372,9 @@ func (w *walker) followLink(p string) (string, bool) {
 		w.skip(p, "symlink (target cannot be checked)")
 		return "", false
 	}
-	target, err := resolveLink(w.links, p)
+	target, err := ResolveLink(w.links, p)
 	switch {
-	case errors.Is(err, errOutside):
+	case errors.Is(err, ErrOutside):
 		w.skip(p, "symlink outside root")
 		return "", false
 	case errors.Is(err, fs.ErrNotExist):
@@ -381,12 +390,14 @@ func (w *walker) followLink(p string) (string, bool) {
 // maxLinkHops bounds symlink resolution, as the kernel's ELOOP limit does.
 const maxLinkHops = 40
 
-// resolveLink resolves every symlink in the path name within fsys and
-// returns the result, a path with no symlinks in it. It fails with
-// errOutside when a link leads out of fsys (through "..", or with an
-// absolute target).
-func resolveLink(fsys fs.ReadLinkFS, name string) (string, error) {
-	resolved := "."
+// ResolveLink resolves every symlink in the slash path name within fsys
+// and returns the result, a path with no symlinks in it. When a link leads
+// out of fsys (through "..", or with an absolute target) it fails with a
+// *LinkError, which wraps ErrOutside; when a part of the path does not
+// exist, with an error wrapping fs.ErrNotExist. Resolution stops after
+// maxLinkHops links, as the kernel's ELOOP limit does.
+func ResolveLink(fsys fs.ReadLinkFS, name string) (string, error) {
+	resolved, lastLink := ".", name
 	rest := strings.Split(name, "/")
 	hops := 0
 	for len(rest) > 0 {
@@ -397,7 +408,7 @@ func resolveLink(fsys fs.ReadLinkFS, name string) (string, error) {
 			continue
 		case "..":
 			if resolved == "." {
-				return "", errOutside
+				return "", &LinkError{Link: lastLink}
 			}
 			resolved = path.Dir(resolved)
 			continue
@@ -418,9 +429,10 @@ func resolveLink(fsys fs.ReadLinkFS, name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		lastLink = next
 		target = strings.ReplaceAll(target, `\`, "/")
 		if path.IsAbs(target) || (len(target) >= 2 && target[1] == ':') {
-			return "", errOutside
+			return "", &LinkError{Link: next}
 		}
 		rest = append(strings.Split(target, "/"), rest...)
 	}
