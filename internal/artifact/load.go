@@ -353,4 +353,3 @@ func linkProblem(err error) string {
 	}
 	return "cannot follow symlink: " + reason(err)
 }
-

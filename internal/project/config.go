@@ -357,7 +357,7 @@ func (l *loader) load(data []byte) {
 				l.cfg.Extra = make(map[string]yaml.Node)
 			}
 			l.cfg.Extra[key] = *kv.val
-			if s := suggest(key, topKeys()); s != "" {
+			if s := Suggest(key, topKeys()); s != "" {
 				l.warnf(kv.key, "unknown key %q (did you mean %q?); kept for later features", key, s)
 			}
 			continue
@@ -381,7 +381,7 @@ func (l *loader) load(data []byte) {
 				*extra = make(map[string]yaml.Node)
 			}
 			(*extra)[skv.key.Value] = *skv.val
-			if s := suggest(full, sectionKeys(fields, key)); s != "" {
+			if s := Suggest(full, sectionKeys(fields, key)); s != "" {
 				l.warnf(skv.key, "unknown key %q (did you mean %q?); kept but not used", full, s)
 			} else {
 				l.warnf(skv.key, "unknown key %q; kept but not used", full)
@@ -600,9 +600,9 @@ func keyName(s string) string {
 	return s
 }
 
-// suggest returns the candidate within edit distance 2 of key (the closest,
-// then the first), or "".
-func suggest(key string, candidates []string) string {
+// Suggest returns the candidate within edit distance 2 of key (the
+// closest, then the first), or "": the "did you mean" of error messages.
+func Suggest(key string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
 		if d := editDistance(key, c); d < bestDist {
