@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/refgraph"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -64,6 +66,13 @@ type Request struct {
 	// ReverseWalk visits files in reverse order: a test knob that proves
 	// the output does not depend on walk order (ctxpack verify uses it).
 	ReverseWalk bool
+
+	// Query ranks the files of a pack by their relevance to it (through
+	// the repository index) instead of by structure.
+	Query string
+	// Index says where the repository index is, for retrieval and for
+	// packs ranked by Query.
+	Index IndexOptions
 }
 
 // DefaultBudget is the budget used when neither the request nor the
@@ -216,10 +225,14 @@ func (p *Project) budget(req Request) (int, error) {
 	return DefaultBudget, nil
 }
 
-// Pack assembles every file under req.Paths, ranked by kind of file
-// (source, tests, docs, config) and path, degraded by level to fit. With
-// no budget in the request or the configuration, every file is packed
-// whole with exact counts (the allow strategy, no limit).
+// Pack assembles every file under req.Paths, degraded by level to fit.
+// Under a budget, files are ranked by structure (rankParts): how central
+// they are in the graph of references between files, how recently they
+// changed, and their kind; with req.Query, by their relevance to it
+// instead of their centrality. With no budget in the request or the
+// configuration, every file is packed whole with exact counts (the allow
+// strategy, no limit), ranked by kind of file (source, tests, docs,
+// config) and path unless req.Query asks for a ranking.
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	unbudgeted := req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0
 	if unbudgeted && req.Overflow == "" {
@@ -256,13 +269,16 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
 	}
 	warnings = append(warnings, warns...)
-	slices.Sort(warnings)
-	if o.PreferRecent {
-		want := make(map[string]bool, len(parts))
-		for _, pt := range parts {
-			want[pt.Path] = true
+	switch {
+	case !unbudgeted || req.Query != "":
+		warns, err := p.rankParts(ctx, parts, req.Query, req.Index)
+		if err != nil {
+			return nil, err
 		}
-		changed, err := project.LastChanged(ctx, p.Root, want)
+		warnings = append(warnings, warns...)
+		o.PreferRecent = false // recency is one of the factors already
+	case o.PreferRecent:
+		changed, err := p.lastChanged(ctx, parts)
 		if err != nil {
 			return nil, err
 		}
@@ -270,6 +286,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 			parts[i].Changed = changed[parts[i].Path]
 		}
 	}
+	slices.Sort(warnings)
 	o.Mode, o.Target = "pack", strings.Join(roots, " ")
 	o.StateRoot = project.StateRoot(inputs)
 	o.Warnings = warnings
@@ -281,6 +298,87 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// The weights of the factors that rank the files of a pack under a budget
+// or with a query: a file's score is the weighted mean of its factors,
+// each in [0, 1]. The
+// main factor is the file's centrality in the graph of references between
+// the files (internal/refgraph), or, for a pack ranked by a query, its
+// relevance to the query. Recency is left out, and the other weights
+// renormalized, when git knows none of the files.
+const (
+	weightMain     = 0.6 // centrality, or relevance to the query
+	weightRecency  = 0.3 // 0.5^(days older than the newest file / 7)
+	weightFileType = 0.1 // source 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5
+)
+
+// rankParts scores the parts of a pack under a budget or with a query and
+// puts each factor, in millionths, in their Components: "centrality" (or
+// "relevance" with a query), "recency" when the tree has git history, and
+// "file_type". Files the query does not match have relevance 0; files git
+// does not know have recency 0.
+func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string, idx IndexOptions) ([]string, error) {
+	var warnings []string
+	mainName, main := "centrality", map[string]float64{}
+	if query != "" {
+		rel, warns, err := p.rankFiles(ctx, query, idx)
+		if err != nil {
+			return nil, err
+		}
+		mainName, main, warnings = "relevance", rel, warns
+	} else {
+		files := make([]refgraph.File, len(parts))
+		for i := range parts {
+			files[i] = refgraph.File{Path: parts[i].Path, Text: parts[i].Text[pack.Full]}
+		}
+		main = refgraph.Build(files).Centrality()
+	}
+	changed, err := p.lastChanged(ctx, parts)
+	if err != nil {
+		return nil, err
+	}
+	var newest int64
+	for _, t := range changed {
+		newest = max(newest, t)
+	}
+	for i := range parts {
+		pt := &parts[i]
+		fileType := pt.Components["file_type"]
+		m := unitScore(main[pt.Path])
+		pt.Components = map[string]float64{"file_type": fileType, mainName: m}
+		// float64() rounds each product: no platform may fuse them into
+		// a multiply-add, so the score is the same on every machine.
+		sum, weights := float64(weightMain*m)+float64(weightFileType*fileType), weightMain+weightFileType
+		if newest > 0 {
+			r := 0.0
+			if t := changed[pt.Path]; t > 0 {
+				r = unitScore(math.Pow(0.5, float64(newest-t)/86400/7))
+			}
+			pt.Components["recency"] = r
+			sum, weights = sum+float64(weightRecency*r), weights+weightRecency
+		}
+		pt.Score = sum / weights
+	}
+	return warnings, nil
+}
+
+// unitScore clamps a factor to [0, 1] (NaN is 0) and rounds it to
+// millionths, so that the components reported are the ones scored.
+func unitScore(x float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	return math.Round(min(x, 1)*1e6) / 1e6
+}
+
+// lastChanged is git's last commit time of each part's file.
+func (p *Project) lastChanged(ctx context.Context, parts []pack.Part) (map[string]int64, error) {
+	want := make(map[string]bool, len(parts))
+	for _, pt := range parts {
+		want[pt.Path] = true
+	}
+	return project.LastChanged(ctx, p.Root, want)
 }
 
 func (p *Project) includeMetadata(req Request) bool {
@@ -309,14 +407,14 @@ func (p *Project) roots(paths []string) ([]string, error) {
 
 // fileParts reads files in parallel and makes one part per file, in the
 // order given; the parallelism never reaches the output. With levels, each
-// code file also gets its extractive summary and detailed levels (what
-// fitting to a budget lowers files to).
+// part can also give its extractive summary and detailed levels (what
+// fitting to a budget lowers files to), through Part.More: the engine asks
+// for them only for the files it raises above their meta line.
 func (p *Project) fileParts(ctx context.Context, files []project.File, levels bool) ([]pack.Part, []project.Input, []string, error) {
 	type read struct {
-		text, cid         string
-		summary, detailed string
-		repaired          bool
-		err               error
+		text, cid string
+		repaired  bool
+		err       error
 	}
 	out := make([]read, len(files))
 	var wg sync.WaitGroup
@@ -328,9 +426,6 @@ func (p *Project) fileParts(ctx context.Context, files []project.File, levels bo
 				out[i] = read{text: t, repaired: rep, err: err}
 				if err == nil {
 					out[i].cid = project.ContentID(t)
-					if levels {
-						out[i].summary, out[i].detailed = chunk.Levels(files[i].Path, []byte(t))
-					}
 				}
 			}
 		})
@@ -360,16 +455,29 @@ func (p *Project) fileParts(ctx context.Context, files []project.File, levels bo
 		}
 		part := filePart(f.Path, r.text)
 		part.CID = r.cid
-		if r.summary != "" {
-			part.Text[pack.Summary] = r.summary
-		}
-		if r.detailed != "" {
-			part.Text[pack.Detailed] = r.detailed
+		if levels {
+			part.More = codeLevels(f.Path, r.text)
 		}
 		parts = append(parts, part)
 		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})
 	}
 	return parts, inputs, warnings, nil
+}
+
+// codeLevels returns a Part.More that gives the file's extractive summary
+// and detailed levels (chunk.Levels); it is called at most once.
+func codeLevels(path, text string) func() map[pack.Level]string {
+	return func() map[pack.Level]string {
+		summary, detailed := chunk.Levels(path, []byte(text))
+		m := make(map[pack.Level]string, 2)
+		if summary != "" {
+			m[pack.Summary] = summary
+		}
+		if detailed != "" {
+			m[pack.Detailed] = detailed
+		}
+		return m
+	}
 }
 
 // filePart is a whole file as a part: full text, and a meta line.

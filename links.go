@@ -14,6 +14,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
 // Render sections of links mode: identity → norms → decisions → specs →
@@ -76,14 +77,30 @@ func (p *Project) Context(ctx context.Context, target string, req Request) (*Res
 		_, err := graph.Traverse(set, target, graph.Options{})
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	return nil, &TargetError{Target: target}
+	if pathLike(target) {
+		return nil, &TargetError{Target: target}
+	}
+	return p.Retrieve(ctx, target, req)
 }
 
-// TargetError is a target that is neither an artifact id nor a path.
+// TargetError is a target that looks like a path but is neither a file
+// or directory of the project nor an artifact id.
 type TargetError struct{ Target string }
 
 func (e *TargetError) Error() string {
-	return fmt.Sprintf("ctxpack: %q is not an artifact id, a file or a directory of the project (free text needs the retrieval mode, which this version does not have yet)", e.Target)
+	return fmt.Sprintf("ctxpack: %q is not an artifact id, a file or a directory of the project (free text is searched: write a phrase, or pass it on standard input with '-')", e.Target)
+}
+
+// pathLike reports whether a target that is not a file is meant as one:
+// one word with a path separator, or a file name with an extension.
+func pathLike(target string) bool {
+	if strings.ContainsAny(target, " \t\n") {
+		return false
+	}
+	if strings.ContainsAny(target, "/\\") || strings.HasPrefix(target, ".") {
+		return true
+	}
+	return retrieve.IsFileName(target)
 }
 
 // Links assembles the context of a task by following its links, and

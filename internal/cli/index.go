@@ -4,11 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,10 +29,20 @@ func (f *indexFlags) add(fs *pflag.FlagSet) {
 
 // openedIndex is a project with its index open.
 type openedIndex struct {
-	p     *ctxpack.Project
+	p *ctxpack.Project
+	*ctxpack.OpenedIndex
 	ix    *index.Index
 	state index.State
 	shown string // the database's path as printed: relative to the project root when inside it
+}
+
+// options are the facade's index options for the flags.
+func (f indexFlags) options(noUpdate bool) ctxpack.IndexOptions {
+	o := ctxpack.IndexOptions{File: f.file, Wait: f.wait, NoUpdate: noUpdate}
+	if f.wait <= 0 {
+		o.Wait = -1 // do not wait
+	}
+	return o
 }
 
 // openIndex opens the project the command runs in and its index.
@@ -51,61 +58,38 @@ func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*opened
 	for _, w := range p.Warnings {
 		ios.Warn("%s", w)
 	}
-	dbPath := index.DefaultPath(p.Root)
-	if f.file != "" {
-		dbPath = f.file
-		if !filepath.IsAbs(dbPath) {
-			dbPath = filepath.Join(base, dbPath)
-		}
-	}
-	opts := index.Options{
-		Walk:        p.Config.Walk.Options(),
-		LockTimeout: f.wait,
-		ReadOnly:    readOnly,
-	}
-	if f.wait <= 0 {
-		opts.LockTimeout = -1 // do not wait
-	}
-	shown := dbPath
-	if rel, err := filepath.Rel(p.Root, dbPath); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		shown = filepath.ToSlash(rel)
-		if !strings.HasPrefix(shown, ".ctxpack/index.db") {
-			// The database lives in the tree: leave its files out of it.
-			for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".lock"} {
-				opts.Exclude = append(opts.Exclude, shown+suffix)
-			}
-		}
-	}
-	ix, state, err := index.Open(dbPath, opts)
-	if errors.Is(err, fs.ErrPermission) {
-		return nil, fmt.Errorf("%w (--index FILE keeps the index elsewhere)", err)
-	}
+	oi, err := p.OpenIndex(f.options(readOnly), readOnly)
 	if err != nil {
 		return nil, err
 	}
-	return &openedIndex{p: p, ix: ix, state: state, shown: shown}, nil
+	return &openedIndex{p: p, OpenedIndex: oi, ix: oi.Index, state: oi.State, shown: oi.Shown}, nil
+}
+
+// progress is the index update's progress on a terminal; done ends it.
+func indexProgress(ios *IOStreams, shown string) (progress func(index.Progress), done func()) {
+	var prog *Progress
+	return func(pr index.Progress) {
+			switch pr.Phase {
+			case "lock":
+				fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", shown, cmp.Or(pr.Holder, "holder unknown"))
+			case "index":
+				if prog == nil {
+					prog = ios.Progress("indexing", pr.Total)
+				}
+				prog.Set(pr.Done)
+			}
+		}, func() {
+			if prog != nil {
+				prog.Done()
+			}
+		}
 }
 
 // update brings the index up to date, with a progress line on a terminal.
 func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats, error) {
-	var prog *Progress
-	stats, err := oi.ix.Update(ctx, oi.p.FS, func(pr index.Progress) {
-		switch pr.Phase {
-		case "lock":
-			fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", oi.shown, cmp.Or(pr.Holder, "holder unknown"))
-		case "index":
-			if prog == nil {
-				prog = ios.Progress("indexing", pr.Total)
-			}
-			prog.Set(pr.Done)
-		}
-	})
-	if prog != nil {
-		prog.Done()
-	}
-	if errors.Is(err, fs.ErrPermission) {
-		return nil, fmt.Errorf("%w (--index FILE keeps the index elsewhere)", err)
-	}
+	progress, done := indexProgress(ios, oi.shown)
+	stats, err := oi.p.UpdateIndex(ctx, oi.OpenedIndex, progress)
+	done()
 	if err != nil {
 		return nil, err
 	}

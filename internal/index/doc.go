@@ -1,13 +1,16 @@
 // Package index is the repository index: the files of a project, chunked
-// by syntax (package chunk), with the token counts of every file and chunk
-// and a full-text index of their code-aware terms, kept in one SQLite
-// database (.ctxpack/index.db by default) and updated incrementally.
+// by syntax (package chunk), with the token counts of every file and chunk,
+// a full-text index of their code-aware terms and, when an embedder is
+// configured, a vector per chunk text, kept in one SQLite database
+// (.ctxpack/index.db by default) and updated incrementally.
 //
 // # Use
 //
 //	ix, state, err := index.Open(index.DefaultPath(root), index.Options{})
 //	stats, err := ix.Update(ctx, os.DirFS(root), nil) // rebuilds if state.Reason != Current
 //	hits, err := ix.Search(ctx, "invoice rounding", 10, index.SearchOptions{})
+//	es, err := ix.Embed(ctx, os.DirFS(root), e, nil) // e: an embed.Embedder
+//	hits, err = ix.Nearest(ctx, e, "invoice rounding", 10)
 //
 // # Contracts
 //
@@ -41,9 +44,22 @@
 //     Options.Workers, GOMAXPROCS, walk order, timing, or whether the
 //     index was built in one update or many. The state root is
 //     project.StateRoot over the (path, content id) of the indexed files.
+//   - Vectors. Embed stores one vector per (content id, embedder ID), made
+//     from the chunk's text as the files hold it, so chunks with the same
+//     text share one and an unchanged chunk is never embedded again; it
+//     embeds only content ids with no vector for the embedder, and deletes
+//     the vectors of content ids no chunk has. Update does not embed and
+//     does not delete vectors (a rebuild drops them all). Embed holds the
+//     update lock and commits batch by batch, so an interrupted Embed loses
+//     at most its current batch and the index stays correct. Nearest reads
+//     the vectors of the chunks that have one and reports how many have
+//     none (*MissingVectorsError). Vectors are stored as int8 with a scale
+//     (see vectors.go); Nearest's scores are the exact cosines of those.
 //   - Ranking. Search scores chunks with FTS5's bm25() over three columns
 //     of terms (symbol, path, body; Weights), quantizes scores to 1e-6,
 //     and orders hits by score descending, then path, then sequence.
+//     Nearest scores them by cosine similarity, quantized the same way,
+//     in the same order.
 //   - Terms. Terms and QueryTerms are one function for documents and
 //     queries; see Terms for the rules.
 //   - Errors start with "index: ". The package never prints and keeps no

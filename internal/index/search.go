@@ -36,6 +36,9 @@ type SearchOptions struct {
 	// Weights are the column weights; the zero value means
 	// DefaultWeights().
 	Weights Weights
+	// Paths, when not empty, limits the search to the chunks of these
+	// files.
+	Paths []string
 }
 
 // Hit is one search result: a chunk, with its score and why it matched.
@@ -114,6 +117,13 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	}
 	match := matchExpr(terms)
 	weights := w.list()
+	var filter []any
+	if len(opt.Paths) > 0 {
+		filter = make([]any, len(opt.Paths))
+		for i, p := range opt.Paths {
+			filter[i] = p
+		}
+	}
 
 	// Fetch candidates best first, widening until the k results are
 	// settled: a candidate is settled when its quantized score is above
@@ -121,7 +131,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	limit := 4*k + 16
 	var hits []Hit
 	for {
-		rows, err := ix.candidates(ctx, match, weights, limit)
+		rows, err := ix.candidates(ctx, match, weights, limit, filter)
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +197,7 @@ func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // same query makes SQLite fetch a chunk row for every match before
 // sorting. Each column's score on its own is computed in the same pass,
 // since FTS5 computes a term's IDF once per query.
-func (ix *Index) candidates(ctx context.Context, match string, weights [3]float64, limit int) ([]Hit, error) {
+func (ix *Index) candidates(ctx context.Context, match string, weights [3]float64, limit int, paths []any) ([]Hit, error) {
 	cols := make([]string, 4)
 	cols[0] = "-bm25(chunk_terms, " + fnum(weights[0]) + ", " + fnum(weights[1]) + ", " + fnum(weights[2]) + ") AS score"
 	for c := range 3 {
@@ -195,8 +205,14 @@ func (ix *Index) candidates(ctx context.Context, match string, weights [3]float6
 		w[c] = fnum(weights[c])
 		cols[c+1] = "-bm25(chunk_terms, " + strings.Join(w[:], ", ") + ")"
 	}
-	q := `SELECT rowid, ` + strings.Join(cols, ", ") + ` FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY score DESC LIMIT ?`
-	rows, err := ix.db.QueryContext(ctx, q, match, limit)
+	where := `chunk_terms MATCH ?`
+	args := []any{match}
+	if len(paths) > 0 {
+		where += ` AND rowid IN (SELECT id FROM chunks WHERE path IN (?` + strings.Repeat(", ?", len(paths)-1) + `))`
+		args = append(args, paths...)
+	}
+	q := `SELECT rowid, ` + strings.Join(cols, ", ") + ` FROM chunk_terms WHERE ` + where + ` ORDER BY score DESC LIMIT ?`
+	rows, err := ix.db.QueryContext(ctx, q, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}

@@ -125,17 +125,7 @@ func (ix *Index) Update(ctx context.Context, fsys fs.FS, progress func(Progress)
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	now := ix.opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	timeout := ix.opts.LockTimeout
-	if timeout == 0 {
-		timeout = DefaultLockTimeout
-	}
-	lk, err := lock(ctx, ix.path, timeout, now, func(holder string) {
-		progress(Progress{Phase: "lock", Holder: holder})
-	})
+	lk, err := ix.lockUpdates(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +141,7 @@ func (ix *Index) Update(ctx context.Context, fsys fs.FS, progress func(Progress)
 	if err != nil {
 		return nil, err
 	}
-	u := &updater{ix: ix, fsys: fsys, progress: progress, rebuild: before.Reason != Current, start: now()}
+	u := &updater{ix: ix, fsys: fsys, progress: progress, rebuild: before.Reason != Current, start: ix.now()}
 	stats, err := u.run(ctx)
 	if err != nil {
 		return nil, err
@@ -814,4 +804,21 @@ func unreadable(err error) string {
 		err = pe.Err
 	}
 	return "unreadable: " + err.Error()
+}
+
+// lockUpdates takes the update lock of the index, waiting up to
+// Options.LockTimeout and reporting the phase "lock" while it waits.
+func (ix *Index) lockUpdates(ctx context.Context, progress func(Progress)) (*updateLock, error) {
+	timeout := cmp.Or(ix.opts.LockTimeout, DefaultLockTimeout)
+	return lock(ctx, ix.path, timeout, ix.now, func(holder string) {
+		progress(Progress{Phase: "lock", Holder: holder})
+	})
+}
+
+// now is the index's clock: Options.Now, or time.Now.
+func (ix *Index) now() time.Time {
+	if ix.opts.Now != nil {
+		return ix.opts.Now()
+	}
+	return time.Now()
 }

@@ -102,32 +102,24 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 		}
 	}
 	items := make([]*item, len(parts))
+	var later []*item // parts whose More is needed to know their start level
 	for i := range parts {
 		p := &parts[i]
-		it := &item{Part: p, q: quantize(p.Score), doc: p.doc(), start: -1}
+		it := &item{Part: p, q: quantize(p.Score), doc: p.doc()}
 		if opt.PreferRecent && p.Changed > 0 {
 			days := float64(newest-p.Changed) / 86400
-			r := 0.2 * math.Pow(0.5, days/7)
+			r := float64(0.2 * math.Pow(0.5, days/7)) // rounded: never fused with the add below
 			it.q = quantize(p.Score + r)
 			it.recency = r
 		}
-		top := Level(-1)
-		for l := Meta; l <= Full; l++ {
-			if _, ok := p.Text[l]; !ok {
-				continue
-			}
-			top = l
-			if l <= opt.MaxLevel {
-				it.start = l
-			}
+		for l, t := range p.Text {
+			it.text[l], it.has[l] = t, true
 		}
-		if it.start < 0 { // nothing at or below the requested depth: the lowest it has
-			for l := Meta; l <= Full; l++ {
-				if _, ok := p.Text[l]; ok {
-					it.start = l
-					break
-				}
-			}
+		lo, top := it.eagerRange()
+		it.pending = p.More != nil && top-lo > 1
+		if it.pending && opt.MaxLevel > lo && opt.MaxLevel < top {
+			// The start level may be one of More's.
+			later = append(later, it)
 		}
 		it.cid = p.CID
 		if it.cid == "" {
@@ -143,7 +135,30 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 		it.bucket = b
 		items[i] = it
 	}
+	resolveAll(later)
+	for _, it := range items {
+		it.start = startLevel(it, opt.MaxLevel)
+	}
 	return items, nil
+}
+
+// startLevel is the highest level the item has at or below max, or, when
+// it has none, its lowest.
+func startLevel(it *item, max Level) Level {
+	start := Level(-1)
+	for l := Meta; l <= Full; l++ {
+		if it.has[l] && l <= max {
+			start = l
+		}
+	}
+	if start < 0 {
+		for l := Meta; l <= Full; l++ {
+			if it.has[l] {
+				return l
+			}
+		}
+	}
+	return start
 }
 
 func limitPerDoc(items []*item, n int) (kept []*item, dropped []drop) {
@@ -221,6 +236,16 @@ func (f *fitter) fit() error {
 	stop := -1
 	if len(f.order) > o.FullSequence {
 		stop = o.Budget
+	} else if o.Overflow == Degrade {
+		// The whole sequence climbs every ladder: call every More that
+		// will be needed now, in parallel, rather than one by one.
+		var need []*item
+		for _, it := range f.order {
+			if it.pending && !it.Pinned && lowestRung(it) < it.start {
+				need = append(need, it)
+			}
+		}
+		resolveAll(need)
 	}
 	f.seq = build(f.c, o, f.order, f.overhead, stop)
 	for f.prefix < len(f.seq.steps) && f.seq.steps[f.prefix].key <= o.Budget {
@@ -269,7 +294,7 @@ func (f *fitter) truncateNext() {
 	}
 	header := s.cost - f.c.body(s.it, s.level) // run header, and the format's own text when first
 	room := f.opt.Budget - used - header
-	full := s.it.Text[s.level]
+	full := s.it.text[s.level]
 	limit := room - f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, f.marker(s.it, ""))))
 	for limit > 0 {
 		shown := f.c.tok.Truncate(full, limit)

@@ -28,7 +28,7 @@ func (c *coster) body(it *item, l Level) int {
 		c.bodies[it] = b
 	}
 	if b[l] < 0 {
-		b[l] = int32(c.tok.Count(render.Body(c.format, it.block(l, it.Text[l]))))
+		b[l] = int32(c.tok.Count(render.Body(c.format, it.block(l, it.text[l]))))
 	}
 	return int(b[l])
 }
@@ -40,7 +40,7 @@ func (c *coster) prefetch(items []*item) {
 	counts := make([]int, len(items))
 	parallel(len(items), func(i int) {
 		it := items[i]
-		counts[i] = c.tok.Count(render.Body(c.format, it.block(it.start, it.Text[it.start])))
+		counts[i] = c.tok.Count(render.Body(c.format, it.block(it.start, it.text[it.start])))
 	})
 	for i, it := range items {
 		b := c.bodies[it]

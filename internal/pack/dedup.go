@@ -114,7 +114,7 @@ func allShingles(items []*item) []shingleSet {
 		wg.Go(func() {
 			for i := range next {
 				if !items[i].Pinned {
-					out[i] = shingles(items[i].Text[items[i].start])
+					out[i] = shingles(items[i].text[items[i].start])
 				}
 			}
 		})

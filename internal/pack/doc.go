@@ -27,6 +27,11 @@
 //     the whole output is counted with the tokenizer; the count, never an
 //     estimate, is checked against the budget.
 //
+// A part may give its intermediate levels lazily, through Part.More: the
+// engine calls it, at most once, only when the sequence reaches the part's
+// upgrade steps, so a large pack pays for the levels of the parts it
+// raises, not of every part.
+//
 // Assemble is deterministic: the output depends only on the parts' content
 // and the options, never on the order of the input slice, map order,
 // goroutine scheduling or the clock. It is safe for concurrent use when the

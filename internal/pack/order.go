@@ -33,6 +33,50 @@ type item struct {
 	rank    int     // position in the total order
 	fit     int     // position in packing order
 	bucket  int     // index into the policy's buckets
+
+	// text and has are the part's levels: Text's, and More's once
+	// resolved (the part itself is never modified).
+	text    [numLevels]string
+	has     [numLevels]bool
+	pending bool // More is set and not called yet
+}
+
+// resolve calls the part's More, once, and adds the levels it may give:
+// those strictly between Text's lowest and highest levels that Text does
+// not have, with non-empty text.
+func (it *item) resolve() {
+	if !it.pending {
+		return
+	}
+	it.pending = false
+	lo, hi := it.eagerRange()
+	for l, t := range it.More() {
+		if l > lo && l < hi && !it.has[l] && t != "" {
+			it.text[l], it.has[l] = t, true
+		}
+	}
+}
+
+// eagerRange is the lowest and highest level of the part's Text.
+func (it *item) eagerRange() (lo, hi Level) {
+	lo, hi = Full+1, Meta-1
+	for l := range it.Text {
+		lo, hi = min(lo, l), max(hi, l)
+	}
+	return lo, hi
+}
+
+// resolveAll resolves the items' More in parallel; each item is resolved
+// by one goroutine, and its levels are stored in it, so scheduling never
+// shows.
+func resolveAll(items []*item) {
+	var todo []*item
+	for _, it := range items {
+		if it.pending {
+			todo = append(todo, it)
+		}
+	}
+	parallel(len(todo), func(i int) { todo[i].resolve() })
 }
 
 // compareRank is the total order of DESIGN §2, with pinned parts and

@@ -58,6 +58,27 @@ type Part struct {
 
 	// Text holds the part at each level it can be shown at; at least one.
 	Text map[Level]string
+	// More, when set, returns the part's intermediate levels: texts that
+	// are costly to make (a code file's extractive summary and detailed
+	// levels) and that most parts of a large pack never rise to. The
+	// engine calls it only when it needs them: when the degrade sequence
+	// reaches the part's upgrade steps (it may call it a little ahead,
+	// for a few parts at a time, in parallel); up front, in parallel, for
+	// the parts that will climb when the whole sequence is built (at most
+	// Options.FullSequence parts); or up front when Options.MaxLevel falls
+	// strictly between Text's lowest and highest levels. It is called at
+	// most once per assembly, possibly from
+	// another goroutine, and must be a pure function of the part. Only
+	// levels strictly between Text's lowest and highest levels that Text
+	// does not have, with non-empty text, are used; anything else it
+	// returns is ignored.
+	//
+	// A lazy part's lowest rung is chosen from Text alone: an
+	// intermediate level is shown only when it is longer than that rung
+	// and shorter than every higher one. So a part whose More returns
+	// levels longer than its lowest level in Text packs exactly as it
+	// would with those levels in Text.
+	More func() map[Level]string `json:"-"`
 
 	Score      float64
 	Components map[string]float64 // the score's breakdown, reported as is

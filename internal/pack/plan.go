@@ -50,7 +50,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		ch := chosen[it]
 		text := ch.text
 		if !ch.truncated {
-			text = it.Text[ch.level]
+			text = it.text[ch.level]
 		}
 		blocks[i] = it.block(ch.level, text)
 	}
@@ -177,7 +177,7 @@ func (f *fitter) countContent(content string, segments []string, tokens []int) i
 // levelReason says why a chosen part is not shown in full ("" when it is).
 func (f *fitter) levelReason(it *item, ch *choice) string {
 	if ch.truncated {
-		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.Text[ch.level]))
+		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.text[ch.level]))
 	}
 	if ch.level < it.start {
 		if s := ch.next; s != nil {
@@ -192,7 +192,7 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 		return ""
 	}
 	for l := ch.level + 1; l <= Full; l++ {
-		if _, ok := it.Text[l]; ok {
+		if it.has[l] {
 			return fmt.Sprintf("requested depth %s", f.opt.MaxLevel)
 		}
 	}

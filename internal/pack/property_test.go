@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -267,6 +268,34 @@ func FuzzAssemble(f *testing.F) {
 			for k, l := range before {
 				if l2, ok := after[k]; !ok || l2 < l {
 					t.Fatalf("budget %d→%d: part %s from level %v to %v", lo, hi, k, l, l2)
+				}
+			}
+		}
+		// The same with intermediate levels given lazily, through More.
+		calls := make([]atomic.Int32, len(parts))
+		lazy := lazify(parts, calls)
+		o.Budget = lo
+		lres1, lerr1 := Assemble(lazy, o)
+		o.Budget = hi
+		lres2, lerr2 := Assemble(lazy, o)
+		for i := range calls {
+			if n := calls[i].Load(); n > 2 {
+				t.Fatalf("More of %s called %d times in two assemblies", parts[i].Key, n)
+			}
+		}
+		if lerr1 == nil {
+			o.Budget = lo
+			checkInvariants(t, lazy, o, lres1)
+		}
+		if lerr2 == nil {
+			o.Budget = hi
+			checkInvariants(t, lazy, o, lres2)
+		}
+		if lerr1 == nil && lerr2 == nil {
+			before, after := levels(lres1.Plan), levels(lres2.Plan)
+			for k, l := range before {
+				if l2, ok := after[k]; !ok || l2 < l {
+					t.Fatalf("lazy: budget %d→%d: part %s from level %v to %v", lo, hi, k, l, l2)
 				}
 			}
 		}

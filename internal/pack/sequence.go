@@ -3,6 +3,7 @@ package pack
 import (
 	"container/heap"
 	"math"
+	"slices"
 )
 
 // fillWindow is how many steps past a step that does not fit the sequence
@@ -50,7 +51,7 @@ type builder struct {
 	c         *coster
 	opt       *Options
 	ladders   map[*item][]Level
-	first     map[*item]*step
+	firstStep map[*item]*step
 	buckets   []*bucketQueue
 	fillers   bool
 	seq       sequence
@@ -64,7 +65,7 @@ type builder struct {
 // Pinned items come first, at their start level. When stopAt is not
 // negative, building stops once a step's key passes it.
 func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) sequence {
-	b := &builder{c: c, opt: opt, ladders: map[*item][]Level{}, first: map[*item]*step{}, groupPaid: map[string]bool{}}
+	b := &builder{c: c, opt: opt, ladders: map[*item][]Level{}, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}}
 	b.fillers = opt.Overflow == Degrade || opt.Overflow == Drop
 	b.overhead = overhead
 	for _, bk := range opt.Policy.Buckets {
@@ -116,15 +117,15 @@ func (b *builder) has(q *bucketQueue, i int) bool {
 		case q.adds < len(q.items):
 			it := q.items[q.adds]
 			q.adds++
-			s := &step{it: it, level: b.ladder(it)[0], fit: it.fit}
+			s := &step{it: it, level: b.first(it), fit: it.fit}
 			s.release = b.releaseOf(s)
-			b.first[it] = s
+			b.firstStep[it] = s
 			q.list = append(q.list, s)
 		case b.opt.Overflow == Degrade && q.ups < len(q.items):
 			it := q.items[q.ups]
 			q.ups++
-			prev := b.first[it]
-			for _, l := range b.ladder(it)[1:] {
+			prev := b.firstStep[it]
+			for _, l := range b.ladder(q, q.ups-1)[1:] {
 				s := &step{it: it, level: l, prev: prev, fit: it.fit}
 				s.release = b.releaseOf(s)
 				prev.next = s
@@ -146,31 +147,66 @@ func (b *builder) mayHave(q *bucketQueue) bool {
 		(b.opt.Overflow == Degrade && q.ups < len(q.items))
 }
 
+// first is the level an item is added at: the lowest rung of its
+// ladder. It is chosen from the part's Text alone, so it is known without
+// calling More.
+func (b *builder) first(it *item) Level {
+	if b.opt.Overflow != Degrade || it.Pinned {
+		return it.start
+	}
+	return lowestRung(it)
+}
+
+// lowestRung is the lowest level of the part's Text that is shorter than
+// every higher level up to its start level, or the start level.
+func lowestRung(it *item) Level {
+	low, top := it.start, len(it.text[it.start])
+	for l := it.start - 1; l >= Meta; l-- {
+		if t, ok := it.Text[l]; ok && len(t) < top {
+			low, top = l, len(t)
+		}
+	}
+	return low
+}
+
 // ladder returns the levels an item climbs, lowest first. With degrade it
-// is every level the item has at or below its start level whose text is
-// shorter than every higher rung's (a lower level as long as a higher one
-// is pointless); otherwise, and for pinned items, just the start level.
-// Lengths, not token counts, decide, so building the ladder tokenizes
-// nothing: only the steps the sequence reaches are measured.
-func (b *builder) ladder(it *item) []Level {
+// is its first level, then every level it has between that and its start
+// level whose text is longer than the first's and shorter than every
+// higher rung's (a lower level as long as a higher one is pointless),
+// then the start level; otherwise, and for pinned items, just the start
+// level. Lengths, not token counts, decide, so building the ladder
+// tokenizes nothing: only the steps the sequence reaches are measured.
+// The item's More is called here, when the sequence needs its upgrades;
+// the next resolveAhead items of q are resolved with it, in parallel.
+func (b *builder) ladder(q *bucketQueue, i int) []Level {
+	it := q.items[i]
 	if l, ok := b.ladders[it]; ok {
 		return l
 	}
+	low := b.first(it)
+	if low == it.start {
+		return []Level{low}
+	}
+	if it.pending {
+		resolveAll(q.items[i:min(len(q.items), i+resolveAhead)])
+	}
 	lad := []Level{it.start}
-	if b.opt.Overflow == Degrade && !it.Pinned {
-		top := len(it.Text[it.start])
-		for l := it.start - 1; l >= Meta; l-- {
-			t, ok := it.Text[l]
-			if !ok || len(t) >= top {
-				continue
-			}
-			lad = append([]Level{l}, lad...)
-			top = len(t)
+	floor, top := len(it.text[low]), len(it.text[it.start])
+	for l := it.start - 1; l > low; l-- {
+		if n := len(it.text[l]); it.has[l] && n < top && n > floor {
+			lad = append(lad, l)
+			top = n
 		}
 	}
+	lad = append(lad, low)
+	slices.Reverse(lad)
 	b.ladders[it] = lad
 	return lad
 }
+
+// resolveAhead is how many items' More the builder calls at once, in
+// parallel, when it first needs one of them.
+const resolveAhead = 16
 
 // costOf is the tokens step s adds if placed now: the item's body at the
 // new level less its body at the old one, plus the run header when the doc
@@ -206,7 +242,7 @@ func (b *builder) releaseOf(s *step) int {
 }
 
 func (b *builder) shareFraction(i int) float64 {
-	eff, total := b.effectiveShares()
+	eff, total := b.effectiveShares(i)
 	if total <= 0 {
 		return 0
 	}
@@ -214,15 +250,17 @@ func (b *builder) shareFraction(i int) float64 {
 }
 
 // effectiveShares gives each bucket with steps left its share plus the
-// shares of exhausted buckets before it (wrapping around).
-func (b *builder) effectiveShares() ([]float64, float64) {
+// shares of exhausted buckets before it (wrapping around). Bucket self
+// (-1 for none) counts as having steps left: it is the bucket of a step
+// being made, which is not queued yet.
+func (b *builder) effectiveShares(self int) ([]float64, float64) {
 	n := len(b.buckets)
 	eff := make([]float64, n)
 	live := make([]bool, n)
 	total := 0.0
 	for i, q := range b.buckets {
 		total += q.share
-		live[i] = b.mayHave(q)
+		live[i] = i == self || b.mayHave(q)
 	}
 	for i, q := range b.buckets {
 		if live[i] {
@@ -242,7 +280,7 @@ func (b *builder) effectiveShares() ([]float64, float64) {
 // pickBucket returns the bucket with steps left that has used the least of
 // its effective share; ties go to the earlier bucket.
 func (b *builder) pickBucket() *bucketQueue {
-	eff, _ := b.effectiveShares()
+	eff, _ := b.effectiveShares(-1)
 	var best *bucketQueue
 	bestRatio := math.Inf(1)
 	for i, q := range b.buckets {
@@ -270,15 +308,21 @@ func (b *builder) pickBucket() *bucketQueue {
 // can fill: raising a part's level never jumps ahead of a
 // higher-priority part.
 func (b *builder) fill(q *bucketQueue, room int) {
-	for i, seen := q.next, 0; seen < fillWindow && room > 0 && b.has(q, i); i++ {
+	for i, seen := q.next, 0; seen < fillWindow && room > 0; i++ {
+		// A queue materializes every item's first step before any
+		// upgrade, so once the adds are behind, nothing can fill; and
+		// the upgrades are not materialized (their ladders may call More).
+		if i >= len(q.list) && q.adds == len(q.items) || !b.has(q, i) {
+			return
+		}
 		s := q.list[i]
+		if s.prev != nil {
+			return
+		}
 		if s.placed || s.waiting {
 			continue
 		}
 		seen++
-		if s.prev != nil {
-			continue
-		}
 		c := b.costOf(s)
 		if c > room || b.cum+c < s.release {
 			continue

@@ -2,14 +2,17 @@ package project
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -24,13 +27,14 @@ import (
 // yaml.Marshal of a Config writes a file that LoadConfig reads back to the
 // same Config.
 type Config struct {
-	Tokenizer string     `yaml:"tokenizer"` // tokenizer name; default "o200k_base"
-	Format    string     `yaml:"format"`    // output format; default "text"
-	Budget    int        `yaml:"budget"`    // tokens; 0 = none given
-	Window    int        `yaml:"window"`    // context window in tokens; 0 = none given
-	Reserves  Reserves   `yaml:"reserves"`
-	Pack      PackConfig `yaml:"pack"`
-	Walk      WalkConfig `yaml:"walk"`
+	Tokenizer string      `yaml:"tokenizer"` // tokenizer name; default "o200k_base"
+	Format    string      `yaml:"format"`    // output format; default "text"
+	Budget    int         `yaml:"budget"`    // tokens; 0 = none given
+	Window    int         `yaml:"window"`    // context window in tokens; 0 = none given
+	Reserves  Reserves    `yaml:"reserves"`
+	Pack      PackConfig  `yaml:"pack"`
+	Walk      WalkConfig  `yaml:"walk"`
+	Embed     EmbedConfig `yaml:"embed"`
 
 	// Extra holds the top-level sections this package does not know
 	// (links, check, retrieval, sources, …) as parsed, with their
@@ -82,6 +86,30 @@ type WalkConfig struct {
 
 	Extra map[string]yaml.Node `yaml:",inline"` // unknown keys, kept (LoadConfig warns)
 }
+
+// EmbedConfig is the embed section: the embedding provider of semantic
+// search (DESIGN §5), which package embed builds (embed.FromConfig). The
+// zero value configures none: retrieval is then lexical only. Zero
+// numbers mean the provider's defaults.
+type EmbedConfig struct {
+	Provider string `yaml:"provider"` // http or static; "" = none
+	// http: an OpenAI-compatible endpoint.
+	URL       string `yaml:"url"`         // the API's base URL, e.g. http://127.0.0.1:11434/v1
+	Model     string `yaml:"model"`       // the model name the server knows
+	APIKeyEnv string `yaml:"api_key_env"` // the environment variable holding the API key; "" = none
+	// static: a model2vec export directory or a word2vec/GloVe text
+	// vectors file, relative to the project root (or absolute).
+	Path string `yaml:"path"`
+	// http only.
+	BatchSize     int           `yaml:"batch_size"`      // inputs per request; 0 = 64
+	Timeout       time.Duration `yaml:"timeout"`         // per request, a duration such as 30s; 0 = 60s
+	MaxInputBytes int           `yaml:"max_input_bytes"` // longer inputs are cut; 0 = 8192
+
+	Extra map[string]yaml.Node `yaml:",inline"` // unknown keys, kept (LoadConfig warns)
+}
+
+// EmbedProviders returns the values embed.provider accepts besides "".
+func EmbedProviders() []string { return []string{"http", "static"} }
 
 // Formats returns the output formats the format setting accepts.
 func Formats() []string { return []string{"text", "markdown", "doc", "xml", "json", "mdctx"} }
@@ -145,9 +173,12 @@ func location(path string, line int) string {
 // A field is one known scalar setting.
 type field struct {
 	key  string // dotted: "budget", "pack.overflow"
-	ptr  any    // *string, *int, *int64, *float64 or *bool into a Config
+	ptr  any    // *string, *int, *int64, *float64, *bool or *time.Duration into a Config
 	must string // "must be …", the rule in words
 	ok   func() bool
+	// hide keeps the value out of error messages (it may be a secret put
+	// in the wrong place).
+	hide bool
 }
 
 // fields lists c's known settings, with pointers into c, in file order.
@@ -170,7 +201,88 @@ func (c *Config) fields() []field {
 		{key: "walk.max_file_bytes", ptr: &c.Walk.MaxFileBytes, must: "must be a non-negative integer (bytes; 0 = 1 MiB)",
 			ok: func() bool { return c.Walk.MaxFileBytes >= 0 }},
 		boolField("walk.include_hidden", &c.Walk.IncludeHidden),
+		{key: "embed.provider", ptr: &c.Embed.Provider, must: "must be one of " + strings.Join(EmbedProviders(), ", "),
+			ok: func() bool { return c.Embed.Provider == "" || slices.Contains(EmbedProviders(), c.Embed.Provider) }},
+		{key: "embed.url", ptr: &c.Embed.URL, must: "must be an http or https URL such as http://127.0.0.1:11434/v1, with no query",
+			ok: func() bool { return c.Embed.URL == "" || isHTTPURL(c.Embed.URL) }},
+		{key: "embed.model", ptr: &c.Embed.Model, must: "must be a model name", ok: func() bool { return true }},
+		{key: "embed.api_key_env", ptr: &c.Embed.APIKeyEnv, hide: true,
+			must: "must be the name of an environment variable (letters, digits and _), not the key itself",
+			ok:   func() bool { return c.Embed.APIKeyEnv == "" || isEnvName(c.Embed.APIKeyEnv) }},
+		{key: "embed.path", ptr: &c.Embed.Path, must: "must be a path", ok: func() bool { return true }},
+		intField("embed.batch_size", &c.Embed.BatchSize),
+		{key: "embed.timeout", ptr: &c.Embed.Timeout, must: "must be a duration such as 30s or 2m (0 = 60s)",
+			ok: func() bool { return c.Embed.Timeout >= 0 }},
+		intField("embed.max_input_bytes", &c.Embed.MaxInputBytes),
 	}
+}
+
+// isHTTPURL reports whether s is an absolute http or https URL with a
+// host and no query or fragment (a base URL that paths are added to).
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.RawQuery == "" && u.Fragment == ""
+}
+
+// isEnvName reports whether s is a portable environment variable name.
+func isEnvName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// embedProblems checks the embed settings against each other: what the
+// provider needs, and settings it does not use. Each problem is the key it
+// is about and the message; warn marks those that are only warnings.
+func (c *Config) embedProblems() []problem {
+	e := &c.Embed
+	var out []problem
+	need := func(key, val, what string) {
+		if val == "" {
+			out = append(out, problem{key: key, msg: fmt.Sprintf("%s is required with embed.provider %s (%s)", key, e.Provider, what)})
+		}
+	}
+	unused := func(key string, set bool) {
+		if !set {
+			return
+		}
+		if e.Provider == "" {
+			out = append(out, problem{key: key, warn: true, msg: key + " is set but embed.provider is not; semantic search is off"})
+		} else {
+			out = append(out, problem{key: key, warn: true, msg: fmt.Sprintf("%s is not used with embed.provider %s", key, e.Provider)})
+		}
+	}
+	httpKeys := func(used bool) {
+		unused("embed.url", !used && e.URL != "")
+		unused("embed.model", !used && e.Model != "")
+		unused("embed.api_key_env", !used && e.APIKeyEnv != "")
+		unused("embed.batch_size", !used && e.BatchSize != 0)
+		unused("embed.timeout", !used && e.Timeout != 0)
+		unused("embed.max_input_bytes", !used && e.MaxInputBytes != 0)
+	}
+	switch e.Provider {
+	case "http":
+		need("embed.url", e.URL, "the API's base URL, e.g. http://127.0.0.1:11434/v1")
+		need("embed.model", e.Model, "the model name the server knows, e.g. nomic-embed-text")
+		httpKeys(true)
+		unused("embed.path", e.Path != "")
+	case "static":
+		need("embed.path", e.Path, "a model2vec export directory or a text vectors file, relative to the project root")
+		httpKeys(false)
+	case "":
+		httpKeys(false)
+		unused("embed.path", e.Path != "")
+	}
+	return out
+}
+
+// problem is a setting that conflicts with another.
+type problem struct {
+	key, msg string
+	warn     bool
 }
 
 func enumField(key string, p *string, allowed []string) field {
@@ -203,8 +315,18 @@ func (f field) value() string {
 		return strconv.FormatFloat(*p, 'g', -1, 64)
 	case *bool:
 		return strconv.FormatBool(*p)
+	case *time.Duration:
+		return strconv.Quote(p.String())
 	}
 	panic("project: unhandled field type") // unreachable: fields() lists the types above
+}
+
+// shown is the field's value for an error message.
+func (f field) shown() string {
+	if f.hide {
+		return "a value that is not one"
+	}
+	return f.value()
 }
 
 // Validate checks every setting's range and the settings against each
@@ -214,11 +336,16 @@ func (c Config) Validate() error {
 	var errs []error
 	for _, f := range c.fields() {
 		if !f.ok() {
-			errs = append(errs, &ConfigError{Path: c.Source, Key: f.key, Msg: fmt.Sprintf("%s %s (got %s)", f.key, f.must, f.value())})
+			errs = append(errs, &ConfigError{Path: c.Source, Key: f.key, Msg: fmt.Sprintf("%s %s (got %s)", f.key, f.must, f.shown())})
 		}
 	}
 	if msg := c.windowProblem(); msg != "" {
 		errs = append(errs, &ConfigError{Path: c.Source, Key: "window", Msg: msg})
+	}
+	for _, p := range c.embedProblems() {
+		if !p.warn {
+			errs = append(errs, &ConfigError{Path: c.Source, Key: p.key, Msg: p.msg})
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -252,11 +379,13 @@ func (c Config) Section(name string, out any) (bool, error) {
 // Every problem is reported with the file and line: YAML syntax errors,
 // values of the wrong type or out of range, and repeated keys are errors
 // (*ConfigError, joined when there are several; the Config is then
-// Defaults()). Unknown keys inside the known sections (reserves, pack, walk)
-// are warnings, and are kept in the section's Extra. Unknown top-level keys
-// are kept in Config.Extra for later features, with a warning only when
-// they look like a misspelt known key. A key with no value keeps its
-// default. Warnings come in file order.
+// Defaults()). Unknown keys inside the known sections (reserves, pack,
+// walk, embed) are warnings, and are kept in the section's Extra. Unknown
+// top-level keys are kept in Config.Extra for later features, with a
+// warning only when they look like a misspelt known key. A key with no
+// value keeps its default. The embed settings are also checked against
+// each other: a setting the provider needs is an error when missing, one
+// it does not use is a warning. Warnings come in file order.
 func LoadConfig(fsys fs.FS, name string) (Config, []Warning, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -342,17 +471,15 @@ func (l *loader) load(data []byte) {
 		return
 	}
 	fields := l.cfg.fields()
-	windowLine := 0
+	lines := make(map[string]int) // key → line, for checks across keys
 	for _, kv := range l.pairs(top, "") {
 		key := kv.key.Value
-		if key == "window" {
-			windowLine = kv.key.Line
-		}
+		lines[key] = kv.key.Line
 		if f := lookupField(fields, key); f != nil {
 			l.set(f, kv.key, kv.val)
 			continue
 		}
-		if !slices.Contains([]string{"reserves", "pack", "walk"}, key) {
+		if !slices.Contains(sections(), key) {
 			if l.cfg.Extra == nil {
 				l.cfg.Extra = make(map[string]yaml.Node)
 			}
@@ -372,6 +499,7 @@ func (l *loader) load(data []byte) {
 		}
 		for _, skv := range l.pairs(val, key+".") {
 			full := key + "." + skv.key.Value
+			lines[full] = skv.key.Line
 			if f := lookupField(fields, full); f != nil {
 				l.set(f, skv.key, skv.val)
 				continue
@@ -389,9 +517,23 @@ func (l *loader) load(data []byte) {
 		}
 	}
 	if msg := l.cfg.windowProblem(); msg != "" {
-		l.errs = append(l.errs, &ConfigError{Path: l.path, Line: windowLine, Key: "window", Msg: msg})
+		l.errs = append(l.errs, &ConfigError{Path: l.path, Line: lines["window"], Key: "window", Msg: msg})
+	}
+	if len(l.errs) == 0 {
+		for _, p := range l.cfg.embedProblems() {
+			line := cmp.Or(lines[p.key], lines["embed.provider"], lines["embed"])
+			if p.warn {
+				l.warnings = append(l.warnings, Warning{Path: l.path, Line: line, Msg: p.msg})
+			} else {
+				l.errs = append(l.errs, &ConfigError{Path: l.path, Line: line, Key: p.key, Msg: p.msg})
+			}
+		}
 	}
 }
+
+// sections returns the top-level keys that hold a mapping of known
+// settings.
+func sections() []string { return []string{"reserves", "pack", "walk", "embed"} }
 
 // decodeNode decodes the next document into n. The YAML library is not
 // trusted to never panic on hostile input: a panic becomes an error.
@@ -410,6 +552,8 @@ func (c *Config) sectionExtra(section string) *map[string]yaml.Node {
 		return &c.Reserves.Extra
 	case "pack":
 		return &c.Pack.Extra
+	case "embed":
+		return &c.Embed.Extra
 	default:
 		return &c.Walk.Extra
 	}
@@ -425,7 +569,7 @@ func lookupField(fields []field, key string) *field {
 }
 
 func topKeys() []string {
-	return []string{"tokenizer", "format", "budget", "window", "reserves", "pack", "walk"}
+	return append([]string{"tokenizer", "format", "budget", "window"}, sections()...)
 }
 
 func sectionKeys(fields []field, section string) []string {
@@ -444,7 +588,13 @@ func (l *loader) set(f *field, key, val *yaml.Node) {
 	if isNull(val) {
 		return
 	}
-	bad := func() { l.errorf(key, f.key, "%s %s (got %s)", f.key, f.must, describe(val)) }
+	bad := func() {
+		got := describe(val)
+		if f.hide {
+			got = "a value that is not one"
+		}
+		l.errorf(key, f.key, "%s %s (got %s)", f.key, f.must, got)
+	}
 	if val.Kind != yaml.ScalarNode {
 		bad()
 		return
@@ -486,6 +636,12 @@ func (l *loader) set(f *field, key, val *yaml.Node) {
 			return
 		}
 		err = val.Decode(p)
+	case *time.Duration:
+		if tag != "!!str" && tag != "!!int" {
+			bad()
+			return
+		}
+		*p, err = time.ParseDuration(val.Value)
 	}
 	if err != nil || !f.ok() {
 		bad()

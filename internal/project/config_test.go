@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -19,7 +20,7 @@ func loadString(t *testing.T, text string) (Config, []Warning, error) {
 }
 
 // ignoreExtra compares Configs without the parsed YAML of unknown keys.
-var ignoreExtra = cmpopts.IgnoreFields(Config{}, "Extra", "Reserves.Extra", "Pack.Extra", "Walk.Extra")
+var ignoreExtra = cmpopts.IgnoreFields(Config{}, "Extra", "Reserves.Extra", "Pack.Extra", "Walk.Extra", "Embed.Extra")
 
 func TestLoadConfigMissing(t *testing.T) {
 	cfg, warnings, err := LoadConfig(fstest.MapFS{}, configPath)
@@ -145,6 +146,28 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"window below reserves", "window: 500\n", []string{
 			"project: .ctxpack/config.yaml:1: window 500 leaves no budget after the reserves (system 200 + query 100 + response 500 = 800); raise window or lower reserves",
 		}},
+		{"embed provider", "embed:\n  provider: openai\n",
+			[]string{`project: .ctxpack/config.yaml:2: embed.provider must be one of http, static (got "openai")`}},
+		{"embed url", "embed:\n  provider: http\n  url: localhost:11434\n  model: m\n",
+			[]string{`project: .ctxpack/config.yaml:3: embed.url must be an http or https URL such as http://127.0.0.1:11434/v1, with no query (got "localhost:11434")`}},
+		{"embed needs url and model", "embed:\n  provider: http\n", []string{
+			"project: .ctxpack/config.yaml:2: embed.url is required with embed.provider http (the API's base URL, e.g. http://127.0.0.1:11434/v1)",
+			"project: .ctxpack/config.yaml:2: embed.model is required with embed.provider http (the model name the server knows, e.g. nomic-embed-text)",
+		}},
+		{"embed needs path", "budget: 10\nembed: {provider: static}\n", []string{
+			"project: .ctxpack/config.yaml:2: embed.path is required with embed.provider static (a model2vec export directory or a text vectors file, relative to the project root)",
+		}},
+		{"embed timeout without unit", "embed:\n  timeout: 30\n",
+			[]string{"project: .ctxpack/config.yaml:2: embed.timeout must be a duration such as 30s or 2m (0 = 60s) (got 30)"}},
+		{"embed negative timeout", "embed:\n  timeout: -5s\n",
+			[]string{`project: .ctxpack/config.yaml:2: embed.timeout must be a duration such as 30s or 2m (0 = 60s) (got "-5s")`}},
+		{"embed key in the wrong place", "embed:\n  api_key_env: sk-abc123\n", []string{
+			"project: .ctxpack/config.yaml:2: embed.api_key_env must be the name of an environment variable (letters, digits and _), not the key itself (got a value that is not one)",
+		}},
+		{"embed batch size", "embed:\n  batch_size: -1\n",
+			[]string{"project: .ctxpack/config.yaml:2: embed.batch_size must be a non-negative integer (got -1)"}},
+		{"embed not a mapping", "embed: http\n",
+			[]string{`project: .ctxpack/config.yaml:1: embed must be a mapping of settings (got "http")`}},
 		{"several errors, in file order", "budget: -1\npack:\n  overflow: x\nwalk:\n  max_file_bytes: -3\n", []string{
 			"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got -1)",
 			`project: .ctxpack/config.yaml:3: pack.overflow must be one of degrade, drop, truncate, error, allow (got "x")`,
@@ -291,5 +314,107 @@ func TestReservesTotalSaturates(t *testing.T) {
 	r := Reserves{System: 1 << 62, Query: 1 << 62, Response: 1 << 62}
 	if r.Total() <= 0 {
 		t.Errorf("Total() = %d, want saturation", r.Total())
+	}
+}
+
+func TestLoadConfigEmbed(t *testing.T) {
+	text := `embed:
+  provider: http
+  url: http://127.0.0.1:11434/v1
+  model: nomic-embed-text
+  api_key_env: OLLAMA_KEY
+  batch_size: 32
+  timeout: 2m30s
+  max_input_bytes: 4096
+`
+	cfg, warnings, err := loadString(t, text)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("warnings %v, error %v", warnings, err)
+	}
+	want := EmbedConfig{Provider: "http", URL: "http://127.0.0.1:11434/v1", Model: "nomic-embed-text", APIKeyEnv: "OLLAMA_KEY",
+		BatchSize: 32, Timeout: 150 * time.Second, MaxInputBytes: 4096}
+	if d := cmp.Diff(want, cfg.Embed); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+
+	cfg, warnings, err = loadString(t, "embed:\n  provider: static\n  path: models/potion\n")
+	if err != nil || len(warnings) != 0 || !cmp.Equal(cfg.Embed, EmbedConfig{Provider: "static", Path: "models/potion"}) {
+		t.Errorf("static: %+v, %v, %v", cfg.Embed, warnings, err)
+	}
+	if cfg, _, _ := loadString(t, "budget: 1\n"); !cmp.Equal(cfg.Embed, EmbedConfig{}) {
+		t.Errorf("no embed section: %+v; want the zero value (no provider)", cfg.Embed)
+	}
+}
+
+func TestLoadConfigEmbedWarnings(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"embed:\n  provider: static\n  path: v.txt\n  url: http://x/v1\n  modle: m\n  timeout: 1s\n", []string{
+			`.ctxpack/config.yaml:4: embed.url is not used with embed.provider static`,
+			`.ctxpack/config.yaml:5: unknown key "embed.modle" (did you mean "embed.model"?); kept but not used`,
+			`.ctxpack/config.yaml:6: embed.timeout is not used with embed.provider static`,
+		}},
+		{"embed:\n  model: m\n", []string{
+			`.ctxpack/config.yaml:2: embed.model is set but embed.provider is not; semantic search is off`,
+		}},
+		{"embed:\n  provider: http\n  url: http://x/v1\n  model: m\n  path: p\n", []string{
+			`.ctxpack/config.yaml:5: embed.path is not used with embed.provider http`,
+		}},
+		{"embd:\n  provider: http\n", []string{
+			`.ctxpack/config.yaml:1: unknown key "embd" (did you mean "embed"?); kept for later features`,
+		}},
+	}
+	for _, tt := range tests {
+		_, warnings, err := loadString(t, tt.text)
+		if err != nil {
+			t.Errorf("%q: %v", tt.text, err)
+			continue
+		}
+		var got []string
+		for _, w := range warnings {
+			got = append(got, w.String())
+		}
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%q: warnings (-want +got):\n%s", tt.text, d)
+		}
+	}
+}
+
+func TestEmbedConfigRoundTripAndValidate(t *testing.T) {
+	cfg := Defaults()
+	cfg.Embed = EmbedConfig{Provider: "http", URL: "https://api.openai.com/v1", Model: "text-embedding-3-small",
+		APIKeyEnv: "OPENAI_API_KEY", Timeout: 90 * time.Second, MaxInputBytes: 30000}
+	data, err := yaml.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, warnings, err := loadString(t, string(data))
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("reading back:\n%s\nwarnings %v, error %v", data, warnings, err)
+	}
+	if d := cmp.Diff(cfg.Embed, got.Embed); d != "" {
+		t.Errorf("(-want +got):\n%s\nfile:\n%s", d, data)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+
+	cfg.Embed = EmbedConfig{Provider: "onnx", Timeout: -time.Second}
+	want := strings.Join([]string{
+		`project: embed.provider must be one of http, static (got "onnx")`,
+		`project: embed.timeout must be a duration such as 30s or 2m (0 = 60s) (got "-1s")`,
+	}, "\n")
+	if err := cfg.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate() = %v\nwant %s", err, want)
+	}
+	cfg.Embed = EmbedConfig{Provider: "static", APIKeyEnv: "sk-secret"}
+	want = strings.Join([]string{
+		`project: embed.api_key_env must be the name of an environment variable (letters, digits and _), not the key itself (got a value that is not one)`,
+		`project: embed.path is required with embed.provider static (a model2vec export directory or a text vectors file, relative to the project root)`,
+	}, "\n")
+	if err := cfg.Validate(); err == nil || err.Error() != want {
+		t.Errorf("Validate() = %v\nwant %s", err, want)
 	}
 }

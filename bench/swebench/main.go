@@ -1,0 +1,253 @@
+// Command swebench measures ctxpack's retrieval on SWE-bench-style
+// localization instances: for each instance it indexes the repository tree
+// at its base commit, ranks the files for the issue text, assembles the
+// context within a budget, and prints file recall@k and, at the budget,
+// file recall and edit recall, per repository and overall.
+//
+//	go run ./bench/swebench -data ../shared/bench/swebench/dev.jsonl -trees /tmp/swe/trees
+//
+// The trees are the repositories at their base commits, one folder per
+// instance id (git --git-dir=REPO.git archive BASE | tar -x -C TREES/ID).
+// Indexes are kept in -index-dir, so a second run only searches.
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+)
+
+type instance struct {
+	ID        string           `json:"instance_id"`
+	Repo      string           `json:"repo"`
+	Base      string           `json:"base_commit"`
+	Problem   string           `json:"problem_statement"`
+	GoldFiles []string         `json:"gold_files"`
+	GoldLines map[string][]int `json:"gold_lines"`
+}
+
+// outcome is one instance's measurements.
+type outcome struct {
+	id, repo  string
+	rank      int     // 1-based rank of the best-ranked gold file; 0 if absent
+	inBudget  bool    // some part of a gold file is in the assembled context
+	editShare float64 // share of gold lines inside full parts of the context
+	tokens    int
+	took      time.Duration
+}
+
+func main() {
+	data := flag.String("data", "../shared/bench/swebench/dev.jsonl", "instances, one JSON object per line")
+	trees := flag.String("trees", "", "folder with one tree per instance id")
+	indexDir := flag.String("index-dir", "", "folder for the indexes (default: TREES/../index)")
+	budget := flag.Int("budget", 13000, "the context budget in tokens")
+	tok := flag.String("tokenizer", "cl100k_base", "the tokenizer the budget counts")
+	only := flag.String("only", "", "run only the instances whose id contains this")
+	verbose := flag.Bool("v", false, "print each instance's ranking")
+	jsonOut := flag.String("json", "", "also write the per-instance outcomes to this file")
+	overflow := flag.String("overflow", "", "the overflow strategy (default: the engine's, degrade)")
+	config := flag.String("config", "", "a ctxpack configuration file for every tree (absolute or relative to the current directory), to try retrieval settings")
+	flag.Parse()
+	if *trees == "" {
+		fmt.Fprintln(os.Stderr, "swebench: -trees is required")
+		os.Exit(2)
+	}
+	if *indexDir == "" {
+		*indexDir = filepath.Join(filepath.Dir(filepath.Clean(*trees)), "index")
+	}
+	if err := os.MkdirAll(*indexDir, 0o755); err != nil {
+		fail(err)
+	}
+	insts, err := load(*data)
+	if err != nil {
+		fail(err)
+	}
+	var outs []outcome
+	for _, in := range insts {
+		if *only != "" && !strings.Contains(in.ID, *only) {
+			continue
+		}
+		o, err := run(in, *trees, *indexDir, *config, *overflow, *budget, *tok, *verbose)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", in.ID, err))
+		}
+		outs = append(outs, o)
+	}
+	report(os.Stdout, outs, *budget)
+	if *jsonOut != "" {
+		if err := writeJSON(*jsonOut, outs); err != nil {
+			fail(err)
+		}
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "swebench:", err)
+	os.Exit(1)
+}
+
+func load(name string) ([]instance, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []instance
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var in instance
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		out = append(out, in)
+	}
+	return out, sc.Err()
+}
+
+func run(in instance, trees, indexDir, config, overflow string, budget int, tok string, verbose bool) (outcome, error) {
+	o := outcome{id: in.ID, repo: in.Repo}
+	start := time.Now()
+	if config != "" {
+		abs, err := filepath.Abs(config)
+		if err != nil {
+			return o, err
+		}
+		config = abs
+	}
+	p, err := ctxpack.Open(filepath.Join(trees, in.ID), config)
+	if err != nil {
+		return o, err
+	}
+	ctx := context.Background()
+	ixo := ctxpack.IndexOptions{File: filepath.Join(indexDir, in.ID+".db")}
+	files, err := p.RankFiles(ctx, in.Problem, ixo)
+	if err != nil {
+		return o, err
+	}
+	gold := map[string]bool{}
+	for _, g := range in.GoldFiles {
+		gold[g] = true
+	}
+	for i, f := range files {
+		if gold[f] {
+			o.rank = i + 1
+			break
+		}
+	}
+	res, err := p.Context(ctx, in.Problem, ctxpack.Request{Budget: budget, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
+	if err != nil {
+		return o, err
+	}
+	o.tokens = res.Plan.TotalTokens
+	var lines, inside int
+	for g, ls := range in.GoldLines {
+		for _, l := range ls {
+			lines++
+			for _, pt := range res.Plan.Parts {
+				if pt.Path != g || pt.Lines == nil {
+					continue
+				}
+				if gold[pt.Path] {
+					o.inBudget = true
+				}
+				if pt.Level == "full" && !pt.Truncated && pt.Lines[0] <= l && l <= pt.Lines[1] {
+					inside++
+					break
+				}
+			}
+		}
+	}
+	for _, pt := range res.Plan.Parts {
+		if gold[pt.Path] {
+			o.inBudget = true
+		}
+	}
+	if lines > 0 {
+		o.editShare = float64(inside) / float64(lines)
+	}
+	o.took = time.Since(start)
+	if verbose {
+		fmt.Printf("%s  gold %v  rank %d  in-budget %v  edit %.2f  parts %d\n", in.ID, in.GoldFiles, o.rank, o.inBudget, o.editShare, len(res.Plan.Parts))
+		for i, f := range files[:min(5, len(files))] {
+			fmt.Printf("    %d. %s\n", i+1, f)
+		}
+	}
+	return o, nil
+}
+
+// report prints the metrics per repository and overall.
+func report(w io.Writer, outs []outcome, budget int) {
+	groups := map[string][]outcome{}
+	for _, o := range outs {
+		groups[o.repo] = append(groups[o.repo], o)
+	}
+	names := make([]string, 0, len(groups))
+	for n := range groups {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(groups[b]), len(groups[a])), strings.Compare(a, b))
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "repository\tn\trecall@1\trecall@5\trecall@10\tfile@%d\tedit@%d\tmean tokens\tmean time\t\n", budget, budget)
+	line := func(name string, os []outcome) {
+		var r1, r5, r10, fb, ed, tk float64
+		var took time.Duration
+		for _, o := range os {
+			if o.rank == 1 {
+				r1++
+			}
+			if o.rank >= 1 && o.rank <= 5 {
+				r5++
+			}
+			if o.rank >= 1 && o.rank <= 10 {
+				r10++
+			}
+			if o.inBudget {
+				fb++
+			}
+			ed += o.editShare
+			tk += float64(o.tokens)
+			took += o.took
+		}
+		n := float64(len(os))
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2fs\t\n", name, len(os), r1/n, r5/n, r10/n, fb/n, ed/n, tk/n, took.Seconds()/n)
+	}
+	for _, n := range names {
+		line(n, groups[n])
+	}
+	line("overall", outs)
+	tw.Flush()
+}
+
+func writeJSON(name string, outs []outcome) error {
+	type row struct {
+		ID       string  `json:"instance_id"`
+		Rank     int     `json:"rank"`
+		InBudget bool    `json:"in_budget"`
+		Edit     float64 `json:"edit_recall"`
+		Tokens   int     `json:"tokens"`
+	}
+	var rows []row
+	for _, o := range outs {
+		rows = append(rows, row{o.id, o.rank, o.inBudget, o.editShare, o.tokens})
+	}
+	b, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,73 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/project"
+)
+
+// Embedder turns texts into vectors.
+type Embedder interface {
+	// ID is a stable identity that changes whenever the vectors would
+	// (another model, server, file or tokenization): stored vectors are
+	// keyed by it.
+	ID() string
+	// Embed returns one vector per text, in order, all of one non-zero
+	// length, every component finite. Vectors need not be unit length.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Config is the embed section of a project's configuration.
+type Config = project.EmbedConfig
+
+// FromConfig builds the Embedder c describes: nil, with no error, when c
+// names no provider. root is the project root (an OS path), against which
+// a relative static path is resolved; getenv reads the variable named by
+// api_key_env (nil means os.Getenv), and a named variable that is empty
+// is an error. A static embedder is loaded here, so its files are read
+// (and hashed) once.
+func FromConfig(c Config, root string, getenv func(string) string) (Embedder, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	switch c.Provider {
+	case "":
+		return nil, nil
+	case "http":
+		if c.URL == "" || c.Model == "" {
+			return nil, fmt.Errorf("embed: provider http needs embed.url and embed.model")
+		}
+		key := ""
+		if c.APIKeyEnv != "" {
+			if key = getenv(c.APIKeyEnv); key == "" {
+				return nil, fmt.Errorf("embed: embed.api_key_env names %s, which is not set", c.APIKeyEnv)
+			}
+		}
+		h, err := NewHTTP(HTTPConfig{
+			BaseURL: c.URL, Model: c.Model, APIKey: key,
+			BatchSize: c.BatchSize, Timeout: c.Timeout, MaxInputBytes: c.MaxInputBytes,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return h, nil
+	case "static":
+		if c.Path == "" {
+			return nil, fmt.Errorf("embed: provider static needs embed.path")
+		}
+		p := filepath.FromSlash(c.Path)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		s, err := LoadStatic(p)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("embed: unknown provider %q; want one of %s", c.Provider, strings.Join(project.EmbedProviders(), ", "))
+}

@@ -1,0 +1,472 @@
+package refgraph
+
+import (
+	"cmp"
+	"math"
+	"path"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The graph's fixed parameters.
+const (
+	// MinIdentLen is the shortest identifier that is a definition or a
+	// use: "i", "n", "ok" say nothing about which file they refer to.
+	MinIdentLen = 3
+	// MaxDefiners is the most files an identifier may be defined in and
+	// still make edges: one defined in more ("String", "init", "Error") is
+	// ignored.
+	MaxDefiners = 5
+	// Damping is PageRank's damping factor.
+	Damping = 0.85
+	// Tolerance ends the iteration once the ranks (which sum to 1) change
+	// by less than this in total (L1).
+	Tolerance = 1e-9
+	// MaxIterations bounds the iteration when it converges slowly.
+	MaxIterations = 200
+)
+
+// File is one file of a project.
+type File struct {
+	Path string // slash path relative to the project root: the node's name
+	Text string
+}
+
+// Graph is the reference graph of a set of files and its PageRank. It is
+// immutable and safe for concurrent use.
+type Graph struct {
+	paths []string // sorted: node i is paths[i]
+	// Out-edges of node i: to[outStart[i]:outStart[i+1]], with weights.
+	outStart []int32
+	to       []int32
+	weight   []float64
+	// In-edges of node i: from[inStart[i]:inStart[i+1]], each with the
+	// share of its source's out-weight it carries.
+	inStart []int32
+	from    []int32
+	share   []float64
+	// centrality of each node: PageRank over the maximum, in millionths.
+	centrality []float64
+	iterations int
+}
+
+// use is how often a file names an identifier it does not define.
+type use struct {
+	id, n int32
+}
+
+// edge is an out-edge before the graph is laid out.
+type edge struct {
+	to int32
+	w  float64
+}
+
+// Build makes the reference graph of files and computes its PageRank. A
+// file gets an edge to every file that defines an identifier it uses,
+// weighted by how often it uses it and how specific the identifier is
+// (see the package documentation). Files are nodes in path order; a path
+// given twice is one node, the first in (path, text) order. The result
+// does not depend on the order of files or on GOMAXPROCS.
+func Build(files []File) *Graph {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b File) int {
+		if c := cmp.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Text, b.Text)
+	})
+	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
+	n := len(files)
+	g := &Graph{paths: make([]string, n)}
+	for i, f := range files {
+		g.paths[i] = f.Path
+	}
+
+	// Definitions, in parallel.
+	fams := make([]string, n)
+	defs := make([][]string, n)
+	forEach(n, func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
+		fams[i] = family(files[i].Path)
+		defs[i] = definitions(fams[i], files[i].Text)
+	})
+	// Names are numbered in the order files define them, which is
+	// deterministic: files in path order, each file's names sorted.
+	total := 0
+	for _, d := range defs {
+		total += len(d)
+	}
+	number := make(map[string]int32, total/2)
+	definers := make([][]int32, 0, total/2) // by name: files, in path order
+	private := make([]bool, 0, total/2)     // by name: unexported in Go
+	prose := make([]bool, 0, total/2)       // by name: could be a word
+	for i, d := range defs {
+		for _, s := range d {
+			id, ok := number[s]
+			if !ok {
+				id = int32(len(definers))
+				number[s] = id
+				definers = append(definers, nil)
+				private = append(private, !exported(s))
+				prose = append(prose, proseWord(s))
+			}
+			definers[id] = append(definers[id], int32(i))
+		}
+	}
+	dirs := make([]int32, n) // files in one directory have one number
+	dirID := map[string]int32{}
+	for i, p := range g.paths {
+		d := path.Dir(p)
+		id, ok := dirID[d]
+		if !ok {
+			id = int32(len(dirID))
+			dirID[d] = id
+		}
+		dirs[i] = id
+	}
+	sc := &scope{fams: fams, dirs: dirs, private: private, prose: prose}
+	// Only names that can make an edge are looked up.
+	ids := make(map[string]int32, len(number))
+	for s, id := range number {
+		if sc.useful(id, definers[id]) {
+			ids[s] = id
+		}
+	}
+	own := make([][]int32, n) // each file's useful definitions, sorted
+	for i, d := range defs {
+		for _, s := range d {
+			if id, ok := ids[s]; ok {
+				own[i] = append(own[i], id)
+			}
+		}
+		slices.Sort(own[i])
+	}
+	// Uses, in parallel: every identifier token that some file defines,
+	// except those the file defines itself.
+	type scratch struct {
+		counts  []int32
+		touched []int32
+	}
+	uses := make([][]use, n)
+	forEach(n, func() *scratch { return &scratch{counts: make([]int32, len(definers))} }, func(s *scratch, i int) {
+		s.touched = countUses(files[i].Text, syntaxOf(fams[i]), ids, s.counts, s.touched[:0])
+		slices.Sort(s.touched)
+		var out []use
+		for _, id := range s.touched {
+			if _, self := slices.BinarySearch(own[i], id); !self {
+				out = append(out, use{id: id, n: s.counts[id]})
+			}
+			s.counts[id] = 0
+		}
+		uses[i] = out
+	})
+
+	// How many files use each identifier: its specificity.
+	users := make([]int32, len(definers))
+	for _, us := range uses {
+		for _, u := range us {
+			users[u.id]++
+		}
+	}
+	idf := make([]float64, len(definers))
+	for id, u := range users {
+		if u > 0 {
+			idf[id] = math.Log(1 + float64(n)/float64(u))
+		}
+	}
+
+	// Edges, in parallel; each file's are summed in identifier order.
+	type acc struct {
+		w       []float64
+		touched []int32
+	}
+	out := make([][]edge, n)
+	forEach(n, func() *acc { return &acc{w: make([]float64, n)} }, func(a *acc, i int) {
+		for _, u := range uses[i] {
+			d := definers[u.id]
+			k := 0
+			for _, j := range d {
+				if sc.sees(int32(i), j, u.id) {
+					k++
+				}
+			}
+			if k == 0 || k > MaxDefiners {
+				continue
+			}
+			w := math.Sqrt(float64(u.n)) * idf[u.id] / float64(k)
+			for _, j := range d {
+				if sc.sees(int32(i), j, u.id) {
+					if a.w[j] == 0 {
+						a.touched = append(a.touched, j)
+					}
+					a.w[j] += w
+				}
+			}
+		}
+		slices.Sort(a.touched)
+		es := make([]edge, len(a.touched))
+		for k, j := range a.touched {
+			es[k] = edge{to: j, w: a.w[j]}
+			a.w[j] = 0
+		}
+		a.touched = a.touched[:0]
+		out[i] = es
+	})
+	g.layout(out)
+	g.rank()
+	return g
+}
+
+// scope says which definitions a use can refer to.
+type scope struct {
+	fams    []string // by file: its family
+	dirs    []int32  // by file: its directory
+	private []bool   // by name: not exported in Go
+	prose   []bool   // by name: could be a word of prose
+}
+
+// sees reports whether a use of name id in file i can refer to its
+// definition in file j: both are of one family, or i is of none and the
+// name is not a plain word (see proseWord); and an unexported Go name is
+// visible to the Go files of its directory only.
+func (s *scope) sees(i, j, id int32) bool {
+	fi, fj := s.fams[i], s.fams[j]
+	switch {
+	case fj == "go" && s.private[id]:
+		return fi == "go" && s.dirs[i] == s.dirs[j]
+	case fi == "":
+		return !s.prose[id]
+	}
+	return fi == fj
+}
+
+// proseWord reports whether a name could be a word of prose: letters only,
+// lower case after the first ("list", "Server"). In documentation and
+// other files that are not code, only names that are not (ServeHTTP,
+// buf_append, utf8) are references.
+func proseWord(name string) bool {
+	for i, r := range name {
+		if !unicode.IsLetter(r) || i > 0 && unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// useful reports whether a name with these definers can make an edge:
+// whether some file can see at most MaxDefiners of them, that is, whether
+// a family (or, for an unexported Go name, a directory) defines it in at
+// most MaxDefiners files.
+func (s *scope) useful(id int32, definers []int32) bool {
+	if len(definers) <= MaxDefiners {
+		return true
+	}
+	type group struct {
+		fam string
+		dir int32
+	}
+	count := map[group]int{}
+	for _, j := range definers {
+		k := group{fam: s.fams[j], dir: -1}
+		if k.fam == "go" && s.private[id] {
+			k.dir = s.dirs[j]
+		}
+		count[k]++
+	}
+	for _, c := range count {
+		if c <= MaxDefiners {
+			return true
+		}
+	}
+	return false
+}
+
+// exported reports whether a Go name is exported: whether it starts with
+// an upper-case letter.
+func exported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// layout stores the edges as out- and in-adjacency arrays.
+func (g *Graph) layout(out [][]edge) {
+	n := len(g.paths)
+	g.outStart = make([]int32, n+1)
+	total := make([]float64, n)
+	indeg := make([]int32, n+1)
+	for i, es := range out {
+		g.outStart[i+1] = g.outStart[i] + int32(len(es))
+		for _, e := range es {
+			g.to = append(g.to, e.to)
+			g.weight = append(g.weight, e.w)
+			total[i] += e.w
+			indeg[e.to+1]++
+		}
+	}
+	g.inStart = make([]int32, n+1)
+	for i := range n {
+		g.inStart[i+1] = g.inStart[i] + indeg[i+1]
+	}
+	g.from = make([]int32, len(g.to))
+	g.share = make([]float64, len(g.to))
+	fill := slices.Clone(g.inStart[:n])
+	for i, es := range out { // sources in order, so each node's in-edges are sorted
+		for _, e := range es {
+			k := fill[e.to]
+			fill[e.to]++
+			g.from[k] = int32(i)
+			g.share[k] = e.w / total[i]
+		}
+	}
+}
+
+// rank computes PageRank: rank flows along edges in proportion to their
+// weight, a file without edges spreads its rank evenly, and every file
+// gets (1-Damping)/n. Each node's new rank is summed over its in-edges in
+// source order, and the totals that decide convergence are summed in
+// node order, so the result is the same on any number of goroutines.
+func (g *Graph) rank() {
+	n := len(g.paths)
+	if n == 0 {
+		return
+	}
+	r := make([]float64, n)
+	next := make([]float64, n)
+	for i := range r {
+		r[i] = 1 / float64(n)
+	}
+	const blocks = 64
+	for g.iterations < MaxIterations {
+		g.iterations++
+		dangling := 0.0
+		for i := range n {
+			if g.outStart[i] == g.outStart[i+1] {
+				dangling += r[i]
+			}
+		}
+		base := (1-Damping)/float64(n) + Damping*dangling/float64(n)
+		size := (n + blocks - 1) / blocks
+		forEach(blocks, func() struct{} { return struct{}{} }, func(_ struct{}, b int) {
+			for i := b * size; i < min(n, (b+1)*size); i++ {
+				// The conversions round each product, so that no
+				// platform fuses them into a multiply-add (Go spec,
+				// "Arithmetic operators"): the ranks are the same on
+				// every machine, not only on every GOMAXPROCS.
+				s := 0.0
+				for k := g.inStart[i]; k < g.inStart[i+1]; k++ {
+					s += float64(r[g.from[k]] * g.share[k])
+				}
+				next[i] = base + float64(Damping*s)
+			}
+		})
+		diff := 0.0
+		for i := range n {
+			diff += math.Abs(next[i] - r[i])
+		}
+		r, next = next, r
+		if diff < Tolerance {
+			break
+		}
+	}
+	top := slices.Max(r)
+	g.centrality = make([]float64, n)
+	for i, v := range r {
+		g.centrality[i] = quantize(v / top)
+	}
+}
+
+// quantize rounds to millionths (DESIGN §2).
+func quantize(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// Centrality returns every file's PageRank divided by the largest, in
+// [0, 1], rounded to millionths, by path. With no references at all,
+// every file has 1.
+func (g *Graph) Centrality() map[string]float64 {
+	m := make(map[string]float64, len(g.paths))
+	for i, p := range g.paths {
+		m[p] = g.centrality[i]
+	}
+	return m
+}
+
+// Distances returns, for every file within maxDepth references of a file
+// in from (following edges either way), the least number of references
+// between them: 0 for the files of from. A negative maxDepth is no limit.
+// Paths of from that are not in the graph are ignored.
+func (g *Graph) Distances(from []string, maxDepth int) map[string]int {
+	dist := make([]int32, len(g.paths))
+	for i := range dist {
+		dist[i] = -1
+	}
+	var queue []int32
+	for _, p := range from {
+		if i, ok := slices.BinarySearch(g.paths, p); ok && dist[i] < 0 {
+			dist[i] = 0
+			queue = append(queue, int32(i))
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		if maxDepth >= 0 && int(dist[i]) >= maxDepth {
+			continue
+		}
+		visit := func(j int32) {
+			if dist[j] < 0 {
+				dist[j] = dist[i] + 1
+				queue = append(queue, j)
+			}
+		}
+		for _, j := range g.to[g.outStart[i]:g.outStart[i+1]] {
+			visit(j)
+		}
+		for _, j := range g.from[g.inStart[i]:g.inStart[i+1]] {
+			visit(j)
+		}
+	}
+	m := map[string]int{}
+	for i, d := range dist {
+		if d >= 0 {
+			m[g.paths[i]] = int(d)
+		}
+	}
+	return m
+}
+
+// Len is the number of files in the graph.
+func (g *Graph) Len() int { return len(g.paths) }
+
+// Edges is the number of (file, file) references.
+func (g *Graph) Edges() int { return len(g.to) }
+
+// forEach calls f(s, i) for i in [0, n) on up to GOMAXPROCS goroutines,
+// each with its own scratch value s, and waits. Callers store results by
+// i, so the scheduling never shows.
+func forEach[S any](n int, scratch func() S, f func(s S, i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		s := scratch()
+		for i := range n {
+			f(s, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			s := scratch()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				f(s, i)
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,518 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/embed"
+	"github.com/ctxpack/ctxpack/internal/index"
+)
+
+// Factors are the weights of the relevance factors of the aiwg seed. A
+// factor with no data for a query (recency in a tree without history) is
+// left out and the others' weights are scaled to sum to the same.
+type Factors struct {
+	TaskAlignment   float64 // the fused retrieval rank
+	Recency         float64 // git commit time, relative to the newest file
+	MentionDensity  float64 // paths and definitions the query names
+	DependencyDepth float64 // distance from the best-matching files
+	FileType        float64 // source over tests over docs over config
+}
+
+// DefaultFactors are the aiwg seed's weights: 0.4, 0.2, 0.2, 0.1, 0.1.
+func DefaultFactors() Factors {
+	return Factors{TaskAlignment: 0.4, Recency: 0.2, MentionDensity: 0.2, DependencyDepth: 0.1, FileType: 0.1}
+}
+
+// Options control a ranking. The zero value of every field means its
+// default.
+type Options struct {
+	Factors  Factors
+	K        int // the RRF constant; 60
+	Lexical  int // chunks taken from the lexical ranking; 50
+	Semantic int // chunks taken from the semantic ranking; 50
+	Mentions int // chunks taken from the mention ranking; 50
+	Fused    int // chunks kept after fusion; 100
+	// Changed are the files' last commit times (Unix seconds), for the
+	// recency factor; nil or empty leaves recency out.
+	Changed map[string]int64
+	// DecayDays is the recency half-life in days; 7.
+	DecayDays float64
+	// FileTypes are the file-type priorities; the zero value means
+	// DefaultFileTypes().
+	FileTypes FileTypes
+	// Embedder, when set, adds the semantic ranking: the index's vectors
+	// for it (see index.Embed).
+	Embedder embed.Embedder
+	// Expand is how many of the best files bring all their chunks, not
+	// only those that matched, at ExpandShare of the file's relevance:
+	// the code around a match is usually what a change needs. 0 means 1;
+	// negative means none.
+	Expand int
+	// ExpandShare is the share of its file's relevance an expanded chunk
+	// gets; 0 means 0.5.
+	ExpandShare float64
+}
+
+func (o *Options) normalize() {
+	if o.Factors == (Factors{}) {
+		o.Factors = DefaultFactors()
+	}
+	o.K = cmp.Or(o.K, 60)
+	o.Lexical = cmp.Or(o.Lexical, 50)
+	o.Semantic = cmp.Or(o.Semantic, 50)
+	o.Mentions = cmp.Or(o.Mentions, 50)
+	o.Fused = cmp.Or(o.Fused, 100)
+	if o.FileTypes == (FileTypes{}) {
+		o.FileTypes = DefaultFileTypes()
+	}
+	if o.Expand == 0 {
+		o.Expand = 1
+	}
+	if o.ExpandShare <= 0 {
+		o.ExpandShare = 0.5
+	}
+	if o.DecayDays <= 0 {
+		o.DecayDays = 7
+	}
+}
+
+// Chunk is a ranked chunk.
+type Chunk struct {
+	index.Hit
+	// Relevance is the weighted mean of the factors, in [0, 1], quantized
+	// to 1e-6.
+	Relevance float64
+	// Factors are the factor values in [0, 1], by name: task_alignment,
+	// recency, mention_density, dependency_depth, file_type (those with
+	// data).
+	Factors map[string]float64
+	// Ranks are the chunk's 1-based ranks in the rankings that were fused,
+	// by name: lexical, semantic, mentions.
+	Ranks map[string]int
+}
+
+// File is a ranked file: the relevance of its best chunk.
+type File struct {
+	Path      string
+	Relevance float64
+	Best      int // the index of its best chunk in Ranking.Chunks
+}
+
+// Ranking is the result of Rank.
+type Ranking struct {
+	Chunks []Chunk // best first: relevance desc, path asc, sequence asc
+	Files  []File  // best first, one per file
+	// Mentions are what the query named.
+	Mentions Mentions
+	// Warnings say what the ranking could not use, such as chunks with no
+	// vector yet.
+	Warnings []string
+}
+
+// Rank ranks the chunks of the index for a free-text query. Up to three
+// rankings are fused by reciprocal rank (RRF, constant Options.K): the
+// lexical one (BM25), the semantic one (cosine to the query's embedding,
+// when Options.Embedder is set) and the mention one (chunks that define
+// identifiers the query names, the best chunk of files whose paths it
+// names). The Fused best are re-scored by the relevance factors.
+//
+// The task-alignment factor is half the fused score over the best fused
+// score, and half the chunk's similarity over the best similarity, averaged
+// over the similarity rankings (BM25, cosine): rank fusion alone forgets
+// how far ahead the best matches are.
+func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ranking, error) {
+	opt.normalize()
+	lexical, err := ix.Search(ctx, query, opt.Lexical, index.SearchOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var semantic []index.Hit
+	var warnings []string
+	if opt.Embedder != nil {
+		semantic, err = ix.Nearest(ctx, opt.Embedder, query, opt.Semantic)
+		var mv *index.MissingVectorsError
+		if errors.As(err, &mv) {
+			warnings = append(warnings, fmt.Sprintf("semantic search: %v", err))
+			err = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	m := ParseMentions(query)
+	mentioned, fileMention, err := mentionRanking(ctx, ix, query, m, opt.Mentions)
+	if err != nil {
+		return nil, err
+	}
+
+	type cand struct {
+		hit   index.Hit
+		rrf   float64
+		sim   float64 // the sum of the similarity rankings' normalized scores
+		ranks map[string]int
+	}
+	byKey := map[string]*cand{}
+	var order []*cand
+	similarity := 0 // the number of similarity rankings
+	add := func(list string, hits []index.Hit, scored bool) {
+		if scored && len(hits) > 0 {
+			similarity++
+		}
+		for i, h := range hits {
+			key := fmt.Sprintf("%s#%d", h.Path, h.Seq)
+			c := byKey[key]
+			if c == nil {
+				c = &cand{hit: h, ranks: map[string]int{}}
+				byKey[key] = c
+				order = append(order, c)
+			}
+			c.ranks[list] = i + 1
+			c.rrf += 1 / float64(opt.K+i+1)
+			if scored && hits[0].Score > 0 {
+				c.sim += h.Score / hits[0].Score
+			}
+		}
+	}
+	add("lexical", lexical, true)
+	add("semantic", semantic, true)
+	add("mentions", mentioned, false)
+	slices.SortFunc(order, func(a, b *cand) int {
+		return cmp.Or(cmp.Compare(quantize(b.rrf), quantize(a.rrf)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+	})
+	order = order[:min(len(order), opt.Fused)]
+	if len(order) == 0 {
+		return &Ranking{Mentions: m, Warnings: warnings}, nil
+	}
+	top := order[0].rrf
+	alignment := func(c *cand) float64 {
+		if similarity == 0 {
+			return c.rrf / top
+		}
+		return (c.rrf/top + c.sim/float64(similarity)) / 2
+	}
+
+	var newest int64
+	for _, t := range opt.Changed {
+		newest = max(newest, t)
+	}
+	out := &Ranking{Mentions: m, Warnings: warnings}
+	for _, c := range order {
+		f := map[string]float64{
+			"task_alignment":  alignment(c),
+			"mention_density": mentionDensity(c.hit, fileMention[c.hit.Path], m),
+			"file_type":       opt.FileTypes.Priority(c.hit.Path),
+		}
+		if t, ok := opt.Changed[c.hit.Path]; ok && newest > 0 {
+			days := float64(newest-t) / 86400
+			f["recency"] = math.Pow(0.5, days/opt.DecayDays)
+		}
+		for k, v := range f {
+			f[k] = float64(quantize(v)) / quantum
+		}
+		out.Chunks = append(out.Chunks, Chunk{Hit: c.hit, Relevance: relevance(f, opt.Factors), Factors: f, Ranks: c.ranks})
+	}
+	out.sort()
+	out.files()
+	if err := expand(ctx, ix, out, opt); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sort puts the chunks in the total order.
+func (r *Ranking) sort() {
+	slices.SortFunc(r.Chunks, func(a, b Chunk) int {
+		return cmp.Or(cmp.Compare(b.Relevance, a.Relevance), strings.Compare(a.Path, b.Path), cmp.Compare(a.Seq, b.Seq))
+	})
+}
+
+// files ranks the files by their best chunks.
+func (r *Ranking) files() {
+	r.Files = r.Files[:0]
+	seen := map[string]bool{}
+	for i, c := range r.Chunks {
+		if !seen[c.Path] {
+			seen[c.Path] = true
+			r.Files = append(r.Files, File{Path: c.Path, Relevance: c.Relevance, Best: i})
+		}
+	}
+}
+
+// expand adds the other chunks of the best files, each at a share of its
+// file's relevance, with the factor "file_relevance".
+func expand(ctx context.Context, ix *index.Index, r *Ranking, opt Options) error {
+	if opt.Expand < 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, c := range r.Chunks {
+		have[fmt.Sprintf("%s#%d", c.Path, c.Seq)] = true
+	}
+	n := len(r.Chunks)
+	for _, f := range r.Files[:min(opt.Expand, len(r.Files))] {
+		all, err := ix.FileChunks(ctx, f.Path)
+		if err != nil {
+			return err
+		}
+		rel := float64(quantize(f.Relevance*opt.ExpandShare)) / quantum
+		for _, h := range all {
+			if have[fmt.Sprintf("%s#%d", h.Path, h.Seq)] {
+				continue
+			}
+			r.Chunks = append(r.Chunks, Chunk{Hit: h, Relevance: rel, Factors: map[string]float64{"file_relevance": f.Relevance}, Ranks: map[string]int{}})
+		}
+	}
+	if len(r.Chunks) > n {
+		r.sort()
+		r.files()
+	}
+	return nil
+}
+
+// relevance is the weighted mean of the factors present.
+func relevance(f map[string]float64, w Factors) float64 {
+	weights := map[string]float64{
+		"task_alignment": w.TaskAlignment, "recency": w.Recency, "mention_density": w.MentionDensity,
+		"dependency_depth": w.DependencyDepth, "file_type": w.FileType,
+	}
+	var sum, total float64
+	for _, name := range factorNames {
+		v, ok := f[name]
+		if !ok {
+			continue
+		}
+		sum += weights[name] * v
+		total += weights[name]
+	}
+	if total == 0 {
+		return 0
+	}
+	return float64(quantize(sum/total)) / quantum
+}
+
+// factorNames are the factors in a fixed order, so that sums are the same
+// every run.
+var factorNames = []string{"task_alignment", "recency", "mention_density", "dependency_depth", "file_type"}
+
+const quantum = 1e6
+
+func quantize(f float64) int64 { return int64(math.Round(f * quantum)) }
+
+// fileMentions is how a query mentions one file.
+type fileMentions struct {
+	path float64            // pathMention
+	defs map[string]float64 // names it defines that the query mentions, with their specificity
+}
+
+// mentionRanking returns the chunks the query points at, best first, and
+// the mentions of each file. A chunk that defines a mentioned identifier
+// scores that identifier's specificity (1 / the number of chunks defining
+// it); each file whose path is mentioned contributes its best lexical
+// chunk (or its first) with the path's mention strength.
+func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentions, limit int) ([]index.Hit, map[string]*fileMentions, error) {
+	files := map[string]*fileMentions{}
+	get := func(p string) *fileMentions {
+		f := files[p]
+		if f == nil {
+			f = &fileMentions{defs: map[string]float64{}}
+			files[p] = f
+		}
+		return f
+	}
+	type scored struct {
+		hit   index.Hit
+		score float64
+	}
+	var list []scored
+	if len(m.Idents) > 0 {
+		defs, err := ix.Definitions(ctx, m.Idents)
+		if err != nil {
+			return nil, nil, err
+		}
+		count := map[string]int{}
+		for _, d := range defs {
+			count[index.SymbolName(d.Symbol)]++
+		}
+		for _, d := range defs {
+			name := index.SymbolName(d.Symbol)
+			spec := 1 / float64(count[name])
+			f := get(d.Path)
+			f.defs[name] = max(f.defs[name], spec)
+			list = append(list, scored{d, spec})
+		}
+	}
+	if len(m.Paths) > 0 {
+		paths, err := ix.Paths(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		var hitPaths []string
+		for _, p := range paths {
+			if s := pathMention(p, m.Paths); s > 0 {
+				get(p).path = s
+				hitPaths = append(hitPaths, p)
+			}
+		}
+		// A generic mention ("utils.py") can name many files: cap them.
+		if len(hitPaths) <= limit {
+			for _, p := range hitPaths {
+				h, err := bestChunk(ctx, ix, query, p)
+				if err != nil {
+					return nil, nil, err
+				}
+				if h != nil {
+					list = append(list, scored{*h, files[p].path})
+				}
+			}
+		}
+	}
+	slices.SortFunc(list, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(quantize(b.score), quantize(a.score)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+	})
+	list = slices.CompactFunc(list, func(a, b scored) bool { return a.hit.Path == b.hit.Path && a.hit.Seq == b.hit.Seq })
+	out := make([]index.Hit, 0, min(len(list), limit))
+	for _, s := range list[:min(len(list), limit)] {
+		out = append(out, s.hit)
+	}
+	return out, files, nil
+}
+
+// bestChunk is the file's best chunk for the query, or its first chunk
+// when none matches.
+func bestChunk(ctx context.Context, ix *index.Index, query, p string) (*index.Hit, error) {
+	hits, err := ix.Search(ctx, query, 1, index.SearchOptions{Paths: []string{p}})
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) > 0 {
+		return &hits[0], nil
+	}
+	all, err := ix.FileChunks(ctx, p)
+	if err != nil || len(all) == 0 {
+		return nil, err
+	}
+	return &all[0], nil
+}
+
+// mentionDensity combines the mentions of a chunk's file (its path, the
+// names it defines) and of the chunk itself: 1 − Π(1 − w) over them.
+func mentionDensity(h index.Hit, f *fileMentions, m Mentions) float64 {
+	if f == nil {
+		return 0
+	}
+	miss := 1 - f.path
+	for _, name := range slices.Sorted(mapsKeys(f.defs)) {
+		w := f.defs[name]
+		if index.SymbolName(h.Symbol) != name {
+			w /= 2 // defined elsewhere in the file
+		}
+		miss *= 1 - w
+	}
+	return 1 - miss
+}
+
+func mapsKeys(m map[string]float64) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// FileTypes are the priorities of the file-type factor, by kind of file.
+type FileTypes struct {
+	Source, Test, Requirements, Documentation, Config, Other float64
+}
+
+// DefaultFileTypes are the priorities measured best for finding the code
+// a change needs (bench/swebench): source code 1.0, requirements 0.8,
+// config and other files 0.2, tests and documentation 0.1. The aiwg
+// seed's own priorities (1.0, 0.9, 0.8, 0.7, 0.6, 0.5) rank tests and
+// examples above the code they exercise too often; they are one
+// retrieval.file_types setting away.
+func DefaultFileTypes() FileTypes {
+	return FileTypes{Source: 1, Test: 0.1, Requirements: 0.8, Documentation: 0.1, Config: 0.2, Other: 0.2}
+}
+
+// Priority is the priority of the file at slash path p.
+func (t FileTypes) Priority(p string) float64 {
+	switch FileKind(p) {
+	case "test":
+		return t.Test
+	case "requirements":
+		return t.Requirements
+	case "documentation":
+		return t.Documentation
+	case "config":
+		return t.Config
+	case "source":
+		return t.Source
+	}
+	return t.Other
+}
+
+// FileKind is the kind of the file at slash path p: test (test files and
+// anything under a test folder), documentation (prose, and code under
+// doc, docs, example, examples or samples folders), requirements (prose
+// whose path says requirement), config, source (code), or other.
+func FileKind(p string) string {
+	base := path.Base(p)
+	ext := strings.ToLower(path.Ext(base))
+	lower := "/" + strings.ToLower(p)
+	prose := ext == ".md" || ext == ".rst" || ext == ".txt" || ext == ".adoc"
+	switch {
+	case isTest(p) && !prose:
+		return "test"
+	case prose && strings.Contains(lower, "requirement"):
+		return "requirements"
+	case prose || underAny(lower, "/doc/", "/docs/", "/example/", "/examples/", "/samples/"):
+		return "documentation"
+	case configExt[ext] || strings.Contains(lower, "/.") || buildFiles[base]:
+		return "config"
+	case codeExt[ext]:
+		return "source"
+	}
+	return "other"
+}
+
+func underAny(p string, dirs ...string) bool {
+	for _, d := range dirs {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+func isTest(p string) bool {
+	base := path.Base(p)
+	return strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.HasPrefix(base, "test_") || strings.HasPrefix(base, "tests.") || base == "conftest.py" ||
+		underAny("/"+p, "/testdata/", "/tests/", "/test/", "/testing/")
+}
+
+// buildFiles are code files that configure a build or a package rather
+// than being part of the program.
+var buildFiles = map[string]bool{
+	"setup.py": true, "noxfile.py": true, "fabfile.py": true, "Makefile": true, "CMakeLists.txt": true,
+	"build.gradle": true, "webpack.config.js": true, "vite.config.ts": true, "rollup.config.js": true,
+	"babel.config.js": true, "jest.config.js": true, "gulpfile.js": true, "Gruntfile.js": true,
+}
+
+var configExt = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".mod": true, ".sum": true, ".lock": true}
+
+var codeExt = map[string]bool{
+	".go": true, ".py": true, ".pyi": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true, ".ts": true, ".tsx": true,
+	".java": true, ".kt": true, ".rs": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true,
+	".cs": true, ".rb": true, ".php": true, ".swift": true, ".scala": true, ".sh": true, ".bash": true, ".lua": true,
+	".r": true, ".pl": true, ".sql": true, ".proto": true, ".vue": true, ".svelte": true, ".m": true, ".mm": true,
+}

@@ -1,0 +1,113 @@
+package retrieve
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/rank_stats.txt")
+
+const fixture = "../index/testdata/rank/repo"
+
+func buildIndex(t testing.TB, dir string) *index.Index {
+	t.Helper()
+	ix, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Update(context.Background(), os.DirFS(dir), nil); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// TestRankStats ranks the files of the index's synthetic repository for
+// the queries of testdata/queries.txt with the default options, and
+// compares each query's rank of the expected file, with recall@1,
+// recall@5 and MRR, to testdata/rank_stats.txt (go test -run
+// TestRankStats -update rewrites it: a ranking change is a reviewable
+// diff).
+func TestRankStats(t *testing.T) {
+	data, err := os.ReadFile("testdata/queries.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := buildIndex(t, fixture)
+	var rows strings.Builder
+	var n, r1, r5, mrr float64
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		q, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("queries.txt: %q: want QUERY<TAB>FILE", line)
+		}
+		if _, err := os.Stat(filepath.Join(fixture, want)); err != nil {
+			t.Fatalf("queries.txt: %q: %v", line, err)
+		}
+		r, err := Rank(context.Background(), ix, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rank := 0
+		for i, f := range r.Files {
+			if f.Path == want {
+				rank = i + 1
+				break
+			}
+		}
+		n++
+		if rank == 1 {
+			r1++
+		}
+		if rank >= 1 && rank <= 5 {
+			r5++
+		}
+		if rank > 0 {
+			mrr += 1 / float64(rank)
+		}
+		top := "-"
+		if len(r.Files) > 0 && rank != 1 {
+			top = r.Files[0].Path
+		}
+		rs := "-"
+		if rank > 0 {
+			rs = strconv.Itoa(rank)
+		}
+		if len(q) > 60 {
+			q = q[:57] + "..."
+		}
+		fmt.Fprintf(&rows, "%4s  %-60s %-30s %s\n", rs, q, want, top)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Ranking fixture: %d queries (testdata/queries.txt) over %s, default options.\n", int(n), fixture)
+	fmt.Fprintf(&b, "files  recall@1 %.3f  recall@5 %.3f  MRR %.3f\n\n", r1/n, r5/n, mrr/n)
+	fmt.Fprintf(&b, "%4s  %-60s %-30s %s\n", "rank", "query", "expected", "top file when not first")
+	b.WriteString(rows.String())
+	got := b.String()
+	const golden = "testdata/rank_stats.txt"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestRankStats -update to write it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("ranking changed (-%s +got); if intended, run go test -run TestRankStats -update and review the diff:\n%s", golden, d)
+	}
+}
