@@ -88,6 +88,17 @@ func (p *Project) UpdateIndex(ctx context.Context, oi *OpenedIndex, progress fun
 	return stats, err
 }
 
+// EmbedIndex computes the vectors the index lacks for the configured
+// embedder (embed: in the configuration); nil stats and no error when none
+// is configured.
+func (p *Project) EmbedIndex(ctx context.Context, oi *OpenedIndex, progress func(index.Progress)) (*index.EmbedStats, error) {
+	e, err := p.embedder()
+	if err != nil || e == nil {
+		return nil, err
+	}
+	return oi.Embed(ctx, p.FS, e, progress)
+}
+
 // currentIndex opens the index for retrieval and, unless o.NoUpdate,
 // brings it up to date. It returns the warnings to report.
 func (p *Project) currentIndex(ctx context.Context, o IndexOptions) (*OpenedIndex, []string, error) {
@@ -104,6 +115,10 @@ func (p *Project) currentIndex(ctx context.Context, o IndexOptions) (*OpenedInde
 		}
 		if r := stats.Rebuilt; r.Reason != index.Current && r.Reason != index.Missing {
 			warnings = append(warnings, fmt.Sprintf("rebuilt the index: %s", r))
+		}
+		if _, err := p.EmbedIndex(ctx, oi, o.Progress); err != nil {
+			oi.Close()
+			return nil, nil, err
 		}
 	}
 	return oi, warnings, nil

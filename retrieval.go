@@ -51,6 +51,39 @@ func (p *Project) rank(ctx context.Context, query string, o IndexOptions) (*retr
 	return r, oi, warnings, nil
 }
 
+// Search ranks the chunks of the project's index for a free-text query
+// as retrieval mode does (without bringing in the rest of the best file),
+// and returns the k best, or with files the best chunk of each of the k
+// best files, with the options used (for the factor weights).
+func (p *Project) Search(ctx context.Context, query string, k int, files bool, o IndexOptions) ([]retrieve.Chunk, retrieve.Options, []string, error) {
+	opt, _, err := p.retrieval()
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	opt.Expand = -1
+	opt.Lexical = max(opt.Lexical, k)
+	opt.Fused = max(opt.Fused, k)
+	oi, warnings, err := p.currentIndex(ctx, o)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	defer oi.Close()
+	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	warnings = append(warnings, r.Warnings...)
+	var out []retrieve.Chunk
+	if files {
+		for _, f := range r.Files {
+			out = append(out, r.Chunks[f.Best])
+		}
+	} else {
+		out = r.Chunks
+	}
+	return out[:min(k, len(out))], opt, warnings, nil
+}
+
 // RankFiles ranks the project's files for a free-text query, best first.
 func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) ([]string, error) {
 	r, oi, _, err := p.rank(ctx, query, o)

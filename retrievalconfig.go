@@ -3,7 +3,9 @@ package ctxpack
 import (
 	"fmt"
 	"math"
+	"os"
 
+	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -39,12 +41,26 @@ type retrievalConfig struct {
 	} `yaml:"tiers"`
 }
 
+// embedder is the embedder the configuration's embed: section names, or
+// nil.
+func (p *Project) embedder() (embed.Embedder, error) {
+	if p.Config.Embed.Provider == "" {
+		return nil, nil
+	}
+	return embed.FromConfig(p.Config.Embed, p.Root, os.Getenv)
+}
+
 // retrieval are the project's retrieval settings: the ranking options and
 // the tiers, from the retrieval: section of the configuration over the
 // defaults. Values out of range are errors naming the key.
 func (p *Project) retrieval() (retrieve.Options, []Tier, error) {
 	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
 	tiers := DefaultTiers()
+	e, err := p.embedder()
+	if err != nil {
+		return o, tiers, err
+	}
+	o.Embedder = e
 	var c retrievalConfig
 	ok, err := p.Config.Section("retrieval", &c)
 	if err != nil || !ok {

@@ -68,13 +68,19 @@ func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*opened
 // progress is the index update's progress on a terminal; done ends it.
 func indexProgress(ios *IOStreams, shown string) (progress func(index.Progress), done func()) {
 	var prog *Progress
+	var phase string
 	return func(pr index.Progress) {
 			switch pr.Phase {
 			case "lock":
 				fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", shown, cmp.Or(pr.Holder, "holder unknown"))
-			case "index":
+			case "index", "embed":
+				if prog != nil && phase != pr.Phase {
+					prog.Done()
+					prog = nil
+				}
 				if prog == nil {
-					prog = ios.Progress("indexing", pr.Total)
+					phase = pr.Phase
+					prog = ios.Progress(map[string]string{"index": "indexing", "embed": "embedding"}[pr.Phase], pr.Total)
 				}
 				prog.Set(pr.Done)
 			}
@@ -173,7 +179,17 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(o.ios.Out, summaryLine(st, time.Since(start)))
+	if _, err := fmt.Fprintln(o.ios.Out, summaryLine(st, time.Since(start))); err != nil {
+		return err
+	}
+	progress, done := indexProgress(o.ios, oi.shown)
+	start = time.Now()
+	es, err := oi.p.EmbedIndex(ctx, oi.OpenedIndex, progress)
+	done()
+	if err != nil || es == nil {
+		return err
+	}
+	_, err = fmt.Fprintf(o.ios.Out, "embedded %d of %d chunks with %s in %s (%d stale vectors deleted)\n", es.Embedded, es.Chunks, es.Embedder, time.Since(start).Round(10*time.Millisecond), es.Deleted)
 	return err
 }
 

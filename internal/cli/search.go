@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/spf13/cobra"
 )
 
@@ -26,28 +28,41 @@ type searchOptions struct {
 
 const searchLong = `Search the repository index for QUERY and print the best chunks, best first:
 
-  internal/billing/invoice.go:12-30  RoundTotal  7.931204  symbol: round, total; body: invoice, total
+  internal/billing/invoice.go:12-30  RoundTotal  0.912345  symbol: round, total; body: invoice, total
 
-QUERY is free text or identifiers; "-" reads it from standard input. It is
-cut into code-aware terms as the index is (identifiers split on case, digits,
-underscores and hyphens, whole identifiers kept, lower case), and chunks
-matching any term are ranked by BM25 over three fields: the chunk's symbol
-name, its file's path and its text (weights 4, 2, 1). Scores are rounded to
-1e-6; ties go to the path, then to the chunk's position, so the order is
-always the same.
+QUERY is free text, identifiers, a stack trace or a whole bug report; "-"
+reads it from standard input. Three rankings are fused by reciprocal rank
+(RRF, k = 60):
+
+  lexical   BM25 over code-aware terms (identifiers split on case, digits,
+            underscores and hyphens, whole identifiers kept) in three
+            fields: the chunk's symbol, its file's path, its text (4, 2, 1)
+  semantic  cosine to the query's embedding, when an embedder is
+            configured (embed: in .ctxpack/config.yaml)
+  mentions  chunks that define an identifier the query names (snake_case,
+            camelCase, name( or in backquotes), and files whose path or
+            module the query names (a traceback's "File .../pkg/mod.py")
+
+The score is the relevance of retrieval mode, in [0, 1]: the weighted mean
+of the factors task_alignment (0.4; the fused rank and the best similarity),
+mention_density (0.2), recency (0.2; git history), dependency_depth (0.1) and
+file_type (0.1; source 1.0, requirements 0.8, config 0.2, tests and docs
+0.1), leaving out factors with no data. retrieval: in the configuration
+changes the weights. Scores are rounded to 1e-6; ties go to the path, then
+to the chunk's position, so the order is always the same.
 
 Before searching, the index is brought up to date as 'ctxpack index' would
 (--no-update searches it as it is). --files prints one line per file, its
-best chunk. --explain prints each signal's contribution: for now the BM25
-score of each field on its own. --format json prints {"results": [{"path",
-"lines": [start, end], "symbol", "kind", "score", "why"}]}, with "signals"
-under --explain.`
+best chunk. --explain prints each factor's value, weight and contribution,
+and the chunk's rank in each ranking. --format json prints {"results":
+[{"path", "lines": [start, end], "symbol", "kind", "score", "why"}]}, with
+"factors" and "ranks" under --explain.`
 
 func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *cobra.Command {
 	o := &searchOptions{g: g, ios: ios}
 	cmd := &cobra.Command{
 		Use:   "search QUERY|-",
-		Short: "Search the repository index (BM25 over code-aware terms)",
+		Short: "Search the repository index (BM25, embeddings and mentions, fused)",
 		Long:  searchLong,
 		Example: `  ctxpack search "invoice total rounding"
   ctxpack search HTTPServer --files --k 5
@@ -101,26 +116,71 @@ type searchResult struct {
 	Kind    string             `json:"kind"`
 	Score   float64            `json:"score"`
 	Why     string             `json:"why"`
+	Factors []factorRow        `json:"factors,omitempty"`
+	Ranks   map[string]int     `json:"ranks,omitempty"`
 	Signals map[string]float64 `json:"signals,omitempty"`
 }
+
+// factorRow is one factor's part of a score.
+type factorRow struct {
+	Name         string  `json:"name"`
+	Value        float64 `json:"value"`
+	Weight       float64 `json:"weight"`
+	Contribution float64 `json:"contribution"`
+}
+
+// factorRows are a chunk's factors with their weights and contributions
+// (value × weight / the weights of the factors present), in a fixed order.
+func factorRows(c retrieve.Chunk, w retrieve.Factors) []factorRow {
+	var total float64
+	for _, n := range retrieve.FactorNames() {
+		if _, ok := c.Factors[n]; ok {
+			total += w.Weight(n)
+		}
+	}
+	var out []factorRow
+	for _, n := range retrieve.FactorNames() {
+		v, ok := c.Factors[n]
+		if !ok || total == 0 {
+			continue
+		}
+		out = append(out, factorRow{Name: n, Value: v, Weight: w.Weight(n), Contribution: round6(v * w.Weight(n) / total)})
+	}
+	if v, ok := c.Factors["file_relevance"]; ok {
+		out = append(out, factorRow{Name: "file_relevance", Value: v})
+	}
+	return out
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
 func searchRun(ctx context.Context, o *searchOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	oi, err := openIndex(o.g, o.ios, o.flags, o.noUpdate)
+	base, err := o.g.base()
 	if err != nil {
 		return err
 	}
-	defer oi.ix.Close()
+	p, err := ctxpack.Open(base, o.g.config)
+	if err != nil {
+		return err
+	}
+	for _, w := range p.Warnings {
+		o.ios.Warn("%s", w)
+	}
+	ixo := o.flags.options(o.noUpdate)
 	if !o.noUpdate {
-		if _, err := oi.update(ctx, o.ios); err != nil {
-			return err
-		}
+		progress, done := indexProgress(o.ios, "the index")
+		defer done()
+		ixo.Progress = progress
 	}
-	hits, err := oi.ix.Search(ctx, o.query, o.k, index.SearchOptions{Files: o.files})
+	hits, opt, warnings, err := p.Search(ctx, o.query, o.k, o.files, ixo)
 	if err != nil {
 		return err
+	}
+	for _, w := range warnings {
+		o.ios.Warn("%s", w)
 	}
 	var out bytes.Buffer
 	if o.g.format == "json" {
@@ -128,11 +188,15 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 			Results []searchResult `json:"results"`
 		}{Results: []searchResult{}}
 		for _, h := range hits {
-			r := searchResult{Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}, Symbol: h.Symbol, Kind: h.Kind, Score: h.Score, Why: h.Why()}
+			r := searchResult{Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}, Symbol: h.Symbol, Kind: h.Kind, Score: h.Relevance, Why: h.Why()}
 			if o.explain {
-				r.Signals = make(map[string]float64, len(h.Signals))
-				for _, s := range h.Signals {
-					r.Signals[s.Name] = s.Value
+				r.Factors = factorRows(h, opt.Factors)
+				r.Ranks = h.Ranks
+				if len(h.Signals) > 0 {
+					r.Signals = make(map[string]float64, len(h.Signals))
+					for _, s := range h.Signals {
+						r.Signals[s.Name] = s.Value
+					}
 				}
 			}
 			doc.Results = append(doc.Results, r)
@@ -150,13 +214,29 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 			if sym == "" {
 				sym = "-"
 			}
-			fmt.Fprintf(tw, "%s:%d-%d\t%s\t%.6f\t%s\n", h.Path, h.StartLine, h.EndLine, sym, h.Score, h.Why())
+			fmt.Fprintf(tw, "%s:%d-%d\t%s\t%.6f\t%s\n", h.Path, h.StartLine, h.EndLine, sym, h.Relevance, h.Why())
 			if o.explain {
 				var parts []string
-				for _, s := range h.Signals {
-					parts = append(parts, fmt.Sprintf("%s %.6f", s.Name, s.Value))
+				for _, f := range factorRows(h, opt.Factors) {
+					if f.Weight == 0 {
+						parts = append(parts, fmt.Sprintf("%s %.6f", f.Name, f.Value))
+						continue
+					}
+					parts = append(parts, fmt.Sprintf("%s %.6f × %g = %.6f", f.Name, f.Value, f.Weight, f.Contribution))
 				}
-				fmt.Fprintf(tw, "    %s\n", strings.Join(parts, ", "))
+				fmt.Fprintf(tw, "    %s\n", strings.Join(parts, "; "))
+				var ranks []string
+				for _, l := range []string{"lexical", "semantic", "mentions"} {
+					if r, ok := h.Ranks[l]; ok {
+						ranks = append(ranks, fmt.Sprintf("%s #%d", l, r))
+					}
+				}
+				for _, s := range h.Signals {
+					ranks = append(ranks, fmt.Sprintf("%s %.6f", s.Name, s.Value))
+				}
+				if len(ranks) > 0 {
+					fmt.Fprintf(tw, "    %s\n", strings.Join(ranks, ", "))
+				}
 			}
 		}
 		tw.Flush()

@@ -96,7 +96,51 @@ type Chunk struct {
 	// Ranks are the chunk's 1-based ranks in the rankings that were fused,
 	// by name: lexical, semantic, mentions.
 	Ranks map[string]int
+	// Named says what of the chunk the query names: "defines NAME",
+	// "path", "file defines NAME".
+	Named []string
 }
+
+// Why says in one line why a chunk was retrieved: the terms it matched by
+// field, what of it the query names, and its file's relevance when it
+// came in with its file.
+func (c Chunk) Why() string {
+	var parts []string
+	if w := c.Hit.Why(); w != "" {
+		parts = append(parts, w)
+	}
+	if len(c.Named) > 0 {
+		parts = append(parts, "named: "+strings.Join(c.Named, ", "))
+	}
+	if r, ok := c.Factors["file_relevance"]; ok {
+		parts = append(parts, fmt.Sprintf("in the best file (relevance %.3f)", r))
+	}
+	if c.Ranks["semantic"] > 0 {
+		parts = append(parts, fmt.Sprintf("semantic rank %d", c.Ranks["semantic"]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Weight is the weight of the factor with the given name (0 for names
+// that are not factors).
+func (f Factors) Weight(name string) float64 {
+	switch name {
+	case "task_alignment":
+		return f.TaskAlignment
+	case "recency":
+		return f.Recency
+	case "mention_density":
+		return f.MentionDensity
+	case "dependency_depth":
+		return f.DependencyDepth
+	case "file_type":
+		return f.FileType
+	}
+	return 0
+}
+
+// FactorNames are the names of the factors, in a fixed order.
+func FactorNames() []string { return slices.Clone(factorNames) }
 
 // File is a ranked file: the relevance of its best chunk.
 type File struct {
@@ -216,7 +260,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 		for k, v := range f {
 			f[k] = float64(quantize(v)) / quantum
 		}
-		out.Chunks = append(out.Chunks, Chunk{Hit: c.hit, Relevance: relevance(f, opt.Factors), Factors: f, Ranks: c.ranks})
+		out.Chunks = append(out.Chunks, Chunk{Hit: c.hit, Relevance: relevance(f, opt.Factors), Factors: f, Ranks: c.ranks, Named: named(c.hit, fileMention[c.hit.Path])})
 	}
 	out.sort()
 	out.files()
@@ -276,20 +320,36 @@ func expand(ctx context.Context, ix *index.Index, r *Ranking, opt Options) error
 	return nil
 }
 
+// named lists what of a chunk the query names.
+func named(h index.Hit, f *fileMentions) []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	if f.path > 0 {
+		out = append(out, "path")
+	}
+	own := index.SymbolName(h.Symbol)
+	for _, name := range slices.Sorted(mapsKeys(f.defs)) {
+		if name == own {
+			out = append(out, "defines "+name)
+		} else {
+			out = append(out, "file defines "+name)
+		}
+	}
+	return out
+}
+
 // relevance is the weighted mean of the factors present.
 func relevance(f map[string]float64, w Factors) float64 {
-	weights := map[string]float64{
-		"task_alignment": w.TaskAlignment, "recency": w.Recency, "mention_density": w.MentionDensity,
-		"dependency_depth": w.DependencyDepth, "file_type": w.FileType,
-	}
 	var sum, total float64
 	for _, name := range factorNames {
 		v, ok := f[name]
 		if !ok {
 			continue
 		}
-		sum += weights[name] * v
-		total += weights[name]
+		sum += float64(w.Weight(name) * v)
+		total += w.Weight(name)
 	}
 	if total == 0 {
 		return 0
