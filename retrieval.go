@@ -43,12 +43,19 @@ func (p *Project) rank(ctx context.Context, query string, o IndexOptions) (*retr
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	opt.Read = p.readText
 	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
 	if err != nil {
 		oi.Close()
 		return nil, nil, nil, err
 	}
 	return r, oi, warnings, nil
+}
+
+// readText reads a project file's text as the index does.
+func (p *Project) readText(path string) (string, error) {
+	t, _, err := project.ReadText(p.FS, path)
+	return t, err
 }
 
 // Search ranks the chunks of the project's index for a free-text query
@@ -61,6 +68,7 @@ func (p *Project) Search(ctx context.Context, query string, k int, files bool, o
 		return nil, opt, nil, err
 	}
 	opt.Expand = -1
+	opt.Read = p.readText
 	opt.Lexical = max(opt.Lexical, k)
 	opt.Fused = max(opt.Fused, k)
 	oi, warnings, err := p.currentIndex(ctx, o)
@@ -135,6 +143,10 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
+	key := p.retrievalKey(query, root, req, o, r, warnings)
+	if res, ok := p.cacheGet(key); ok {
+		return res, nil
+	}
 	_, tiers, err := p.retrieval()
 	if err != nil {
 		return nil, err
@@ -154,7 +166,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: res.Plan, Output: res.Output}, nil
+	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil
 }
 
 // chunkParts makes a part of each ranked chunk, read from the project's

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Index speed on a real tree: `ctxpack index` cold, with nothing changed,
-# after touching one file, after editing one file, and `ctxpack search`
-# latency, each in a fresh process. Prints the median wall time and peak RSS
+# after touching one file, after editing one file, `ctxpack search` latency
+# and `ctxpack context` for a sentence (retrieval mode), each in a fresh
+# process. Prints the median wall time and peak RSS
 # of RUNS runs, and the index's size.
 #
 #   bench/index-goroot.sh [TREE] [RUNS]      default: $(go env GOROOT)/src, 3
@@ -56,4 +57,8 @@ for q in "ReadFile" "http handler timeout" "context deadline exceeded" "why does
   median "search --no-update \"$q\"" ':' "$ctxpack" search --no-update "$q"
 done
 median "search \"http handler timeout\" (with its update)" ':' "$ctxpack" search "http handler timeout"
+# Retrieval mode in a fresh process, index update included.
+for q in "the http server does not close idle connections after a handler timeout" "why does the TLS handshake fail with a certificate error"; do
+  median "context \"${q:0:40}…\" --budget 8000" ':' "$ctxpack" context "$q" --budget 8000
+done
 echo "index size: $(du -sh .ctxpack/index.db | cut -f1) ($("$ctxpack" index --status | grep -E '^(files|chunks):' | tr -s ' ' | paste -sd';'))"

@@ -2,6 +2,8 @@ package retrieve
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/index"
@@ -114,6 +116,32 @@ func TestRankMentionsAndExpansion(t *testing.T) {
 	for _, c := range none.Chunks {
 		if c.Factors["file_relevance"] != 0 {
 			t.Errorf("Expand -1 still expanded %s#%d", c.Path, c.Seq)
+		}
+	}
+}
+
+// With Read, every ranked chunk gets a dependency depth: 1 in the best
+// files, less in files that reference them or that they reference.
+func TestRankDependencyDepth(t *testing.T) {
+	ix := buildIndex(t, fixture)
+	read := func(p string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(fixture, p))
+		return string(b), err
+	}
+	r, err := Rank(context.Background(), ix, "invoice total rounded to the cent", Options{Read: read, Seeds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := r.Files[0].Path
+	for _, c := range r.Chunks {
+		d, ok := c.Factors["dependency_depth"]
+		switch {
+		case !ok && c.Factors["file_relevance"] == 0:
+			t.Errorf("%s#%d has no dependency_depth", c.Path, c.Seq)
+		case c.Path == best && ok && d != 1:
+			t.Errorf("%s#%d in the seed file has depth factor %v, want 1", c.Path, c.Seq, d)
+		case c.Path != best && d > 0.75:
+			t.Errorf("%s#%d outside the seed has depth factor %v, want at most 0.75", c.Path, c.Seq, d)
 		}
 	}
 }

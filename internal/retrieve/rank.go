@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
 
 // Factors are the weights of the relevance factors of the aiwg seed. A
@@ -47,6 +48,17 @@ type Options struct {
 	// FileTypes are the file-type priorities; the zero value means
 	// DefaultFileTypes().
 	FileTypes FileTypes
+	// Read, when set, reads a file's text for the dependency-depth factor:
+	// the reference graph of the ranked files (package refgraph) gives each
+	// file its distance from the Seeds best files. Without it the factor is
+	// left out.
+	Read func(path string) (string, error)
+	// Seeds is how many of the best files the dependency depth is measured
+	// from; 0 means 3.
+	Seeds int
+	// MaxDepth is the dependency depth at which the factor reaches 0; 0
+	// means 3 (the aiwg seed's max_depth).
+	MaxDepth int
 	// Embedder, when set, adds the semantic ranking: the index's vectors
 	// for it (see index.Embed).
 	Embedder embed.Embedder
@@ -72,6 +84,8 @@ func (o *Options) normalize() {
 	if o.FileTypes == (FileTypes{}) {
 		o.FileTypes = DefaultFileTypes()
 	}
+	o.Seeds = cmp.Or(o.Seeds, 3)
+	o.MaxDepth = cmp.Or(o.MaxDepth, 3)
 	if o.Expand == 0 {
 		o.Expand = 1
 	}
@@ -264,10 +278,49 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	}
 	out.sort()
 	out.files()
+	if err := dependencyDepth(out, opt); err != nil {
+		return nil, err
+	}
 	if err := expand(ctx, ix, out, opt); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// dependencyDepth adds the dependency_depth factor to every chunk: 1 −
+// d/(MaxDepth+1) for a file d references away from one of the Seeds best
+// files in the reference graph of the ranked files (1 for those files, 0
+// beyond MaxDepth), and ranks again. Files that cannot be read are left
+// out of the graph (their chunks get 0).
+func dependencyDepth(r *Ranking, opt Options) error {
+	if opt.Read == nil || len(r.Files) == 0 || opt.Factors.DependencyDepth == 0 {
+		return nil
+	}
+	files := make([]refgraph.File, 0, len(r.Files))
+	for _, f := range r.Files {
+		text, err := opt.Read(f.Path)
+		if err != nil {
+			continue
+		}
+		files = append(files, refgraph.File{Path: f.Path, Text: text})
+	}
+	seeds := make([]string, 0, opt.Seeds)
+	for _, f := range r.Files[:min(opt.Seeds, len(r.Files))] {
+		seeds = append(seeds, f.Path)
+	}
+	dist := refgraph.Build(files).Distances(seeds, opt.MaxDepth)
+	for i := range r.Chunks {
+		c := &r.Chunks[i]
+		v := 0.0
+		if d, ok := dist[c.Path]; ok {
+			v = 1 - float64(d)/float64(opt.MaxDepth+1)
+		}
+		c.Factors["dependency_depth"] = float64(quantize(v)) / quantum
+		c.Relevance = relevance(c.Factors, opt.Factors)
+	}
+	r.sort()
+	r.files()
+	return nil
 }
 
 // sort puts the chunks in the total order.
