@@ -174,11 +174,11 @@ func (o *assembleOptions) write(res *ctxpack.Result) error {
 func newCmdContext(g *globals, ios *IOStreams, runF func(*assembleOptions) error) *cobra.Command {
 	o := &assembleOptions{g: g, ios: ios}
 	cmd := &cobra.Command{
-		Use:   "context TARGET",
-		Short: "Assemble the context for a task or path within the budget",
+		Use:   "context TARGET|-",
+		Short: "Assemble the context for a task, a path or free text within the budget",
 		Long: `Assemble the context for TARGET, fitted exactly to the budget.
 
-TARGET is an artifact id or a path.
+TARGET is an artifact id, a path, or free text.
 
 An artifact id (TASK-042) is links mode. ctxpack starts from the task in
 .ctxpack/ (or a Contextia .contextia/ folder) and follows its frontmatter
@@ -191,11 +191,28 @@ then transitive specs, then norms, then decisions: levels are lowered before
 anything is dropped. --format json gives each part's link chain ("via") and
 the spec globs ("paths").
 
-A file or directory is packed as by 'ctxpack pack'.`,
+A file or directory is packed as by 'ctxpack pack'.
+
+Anything else is free text, and "-" reads it from standard input: retrieval
+mode. The repository index (.ctxpack/index.db, or --index FILE) is brought
+up to date, its chunks ranked as 'ctxpack search' ranks them (BM25,
+embeddings when configured, and what the text names: identifiers, paths,
+traceback frames, fused by RRF, then weighted by task alignment, mention
+density, recency, dependency depth and file type), and the best file's
+other chunks added at half its relevance. Chunks are placed in tiers by
+relevance — primary 50% of the budget (0.7 and up), supporting 30% (0.5),
+reference 15% (0.3), history 5% — grouped by file, and fitted: every
+retrieved chunk is listed by a meta line first, then the most relevant are
+shown in full, as signatures (detailed) or first lines (summary) while the
+budget lasts. --format json gives each part's lines, relevance (score),
+factors (components) and tier (bucket). A word that reads as a path
+(src/x.go, notes.md) and does not exist is an error, not a query.`,
 		Example: `  ctxpack context TASK-042 --budget 4000
   ctxpack context TASK-042 --depth summary --format json
   ctxpack context TASK-042 --link-depth 1
-  ctxpack context internal/ --budget 8000`,
+  ctxpack context internal/ --budget 8000
+  ctxpack context "the invoice total drifts by a cent after conversion" --budget 8000
+  gh issue view 123 | ctxpack context - --budget 13000 --format xml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
