@@ -291,11 +291,15 @@ func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string) error 
 	for i, h := range hits {
 		pos[h.id] = i
 	}
-	q := `SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (` + idList(hits) + `)`
+	stmt, err := ix.db.PrepareContext(ctx, `SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (`+idList(hits)+`)`)
+	if err != nil {
+		return fmt.Errorf("index: search: %w", err)
+	}
+	defer stmt.Close()
 	found := make([][3][]string, len(hits))
 	for _, t := range terms {
 		for c, col := range columns {
-			rows, err := ix.db.QueryContext(ctx, q, "{"+col+"} : \""+t+"\"")
+			rows, err := stmt.QueryContext(ctx, "{"+col+"} : \""+t+"\"")
 			if err != nil {
 				return fmt.Errorf("index: search: %w", err)
 			}
