@@ -73,6 +73,9 @@ type Request struct {
 	// Index says where the repository index is, for retrieval and for
 	// packs ranked by Query.
 	Index IndexOptions
+	// NoCache assembles without the assembly cache (.ctxpack/cache/),
+	// neither reading nor writing it; the answer is the same either way.
+	NoCache bool
 }
 
 // DefaultBudget is the budget used when neither the request nor the

@@ -16,4 +16,13 @@
 //     tokenizer, never exceeds the budget (unless the allow overflow
 //     strategy was asked for, which flags it instead).
 //   - Auditable: every part carries why it is in, reduced or out.
+//
+// Around the assembly: Allocation is a request's budget arithmetic and
+// Allocation.Record the budget record of a Result, which AppendRecord
+// keeps in .ctxpack/records.jsonl (Records reads them back); Score breaks
+// one file's relevance to a task into its factors; Summarize gives a file
+// at a level. Retrieve caches its Results in .ctxpack/cache/assemblies/,
+// keyed by the query, the state root and every option: a cache can never
+// change an answer (Request.NoCache bypasses it). Only records hold the
+// clock's time, never a Result.
 package ctxpack

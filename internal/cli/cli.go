@@ -156,6 +156,8 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	add("index", newCmdIndex(g, ios, nil), newCmdSearch(g, ios, nil))
 	add("inspect", newCmdTokens(g, ios, nil), newCmdVerify(g, ios, nil))
 	add("inspect", newCmdCheck(g, ios, nil))
+	add("assemble", newCmdBudget(g, ios, nil))
+	add("inspect", newCmdScore(g, ios, nil), newCmdSummarize(g, ios, nil), newCmdReport(g, ios, nil))
 	add("other", newCmdVersion(ios))
 	root.SetHelpCommandGroupID("other")
 	return root

@@ -31,6 +31,8 @@ type assembleOptions struct {
 	linkDepth       int
 	index           indexFlags
 	noUpdate        bool
+	noRecord        bool // --no-record: no budget record (record.go)
+	noCache         bool // --no-cache: no assembly cache
 	flags           *pflag.FlagSet
 }
 
@@ -55,7 +57,7 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 		Tokenizer: o.g.tokenizer, Format: o.g.format,
 		Strategy: o.strategy, Overflow: o.overflow, Depth: o.depth,
 		DedupThreshold: o.dedupThreshold, MaxChunksPerDoc: o.maxChunksPerDoc,
-		ItemCap: o.itemCap, LinkDepth: o.linkDepth,
+		ItemCap: o.itemCap, LinkDepth: o.linkDepth, NoCache: o.noCache,
 	}
 	if o.linkDepth < 0 {
 		return req, usagef("--link-depth must not be negative (got %d)", o.linkDepth)
@@ -153,10 +155,11 @@ func (o *assembleOptions) run(ctx context.Context, runF func(*assembleOptions) e
 	if runF != nil {
 		return runF(o)
 	}
-	res, _, err := o.assemble(ctx)
+	res, p, err := o.assemble(ctx)
 	if err != nil {
 		return err
 	}
+	o.record(p, res)
 	return o.write(res)
 }
 
@@ -223,6 +226,7 @@ factors (components) and tier (bucket). A word that reads as a path
 	o.addLinkFlags(cmd.Flags())
 	o.index.add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.noUpdate, "no-update", false, "retrieve from the index as it is, without bringing it up to date first")
+	o.addRecordFlags(cmd.Flags(), true)
 	return cmd
 }
 
@@ -269,6 +273,7 @@ agent reads; the JSON around it is for tools.`,
 	}
 	o.addFlags(cmd.Flags())
 	cmd.Flags().String("query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
+	o.addRecordFlags(cmd.Flags(), false)
 	return cmd
 }
 

@@ -88,7 +88,8 @@ func (o *assembleOptions) childArgs(base string, reverse bool) []string {
 	if reverse {
 		add("--walk-order", "reverse")
 	}
-	return append(args, "context", "--", o.target)
+	// Each run assembles afresh and leaves no record.
+	return append(args, "--no-cache", "--no-record", "context", "--", o.target)
 }
 
 // self finds the running ctxpack binary to start again.

@@ -76,8 +76,8 @@ func (c WalkConfig) Options() WalkOptions {
 // enters and in the directories above each root, and .git/info/exclude at
 // fsys's root, with git's semantics; the user's global excludes file is
 // never read, so the result depends on the tree alone. It always leaves out
-// .git entries and ctxpack's own generated files (.ctxpack/index.db* and
-// .ctxpack/cache/). Ignored, hidden and generated entries are left out
+// .git entries and ctxpack's own generated files (.ctxpack/index.db*,
+// .ctxpack/records.jsonl* and .ctxpack/cache/). Ignored, hidden and generated entries are left out
 // silently; binary files (a NUL byte in the first 8000 bytes), files larger
 // than the limit, unreadable files and directories, symlinks that lead
 // outside fsys or to directories, and other non-regular files are reported
@@ -309,7 +309,7 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		if name == ".git" || (!w.includeHidden && name[0] == '.') {
 			continue
 		}
-		if dir == ".ctxpack" && (name == "cache" || strings.HasPrefix(name, "index.db")) {
+		if dir == ".ctxpack" && (name == "cache" || strings.HasPrefix(name, "index.db") || strings.HasPrefix(name, "records.jsonl")) {
 			continue
 		}
 		p := join(dir, name)

@@ -114,6 +114,7 @@ func TestWalk(t *testing.T) {
 			name: "ctxpack's generated files are skipped, only at the root",
 			files: map[string]string{
 				".ctxpack/config.yaml": "", ".ctxpack/index.db": "", ".ctxpack/index.db-wal": "", ".ctxpack/cache/x.json": "",
+				".ctxpack/records.jsonl": "", ".ctxpack/records.jsonl.lock": "", ".ctxpack/records.jsonl.tmp-1": "",
 				".ctxpack/work/tasks/TASK-1.md": "", "sub/.ctxpack/index.db": "", "sub/.ctxpack/cache/y": "",
 			},
 			opt:  all,

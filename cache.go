@@ -1,0 +1,245 @@
+package ctxpack
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/cache"
+	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"go.yaml.in/yaml/v3"
+)
+
+// The assembly cache (DESIGN §2) keeps retrieval results in
+// .ctxpack/cache/assemblies/ under the project root, keyed by the target,
+// the state root of the inputs and a hash of everything else the output
+// depends on. It can never change an answer, only its speed: a key that
+// cannot be made exactly, or a build that cannot be identified, turns the
+// cache off; an entry that does not verify is a miss; a failure to write
+// one is ignored.
+
+// assemblyCacheFormat changes when the meaning of an entry does (what
+// the key covers, how a Result is stored).
+const assemblyCacheFormat = 1
+
+// cachedResult is a Result as the cache stores it: the output as bytes,
+// exactly.
+type cachedResult struct {
+	Plan   Plan   `json:"plan"`
+	Output []byte `json:"output"`
+}
+
+// requestKey is every field of a Request that can change an assembly's
+// output; TestAssemblyKeyCoversRequest checks that none is forgotten.
+type requestKey struct {
+	Paths           []string
+	Budget, Window  int
+	Reserves        *Reserves
+	Tokenizer       string
+	Format          string
+	Strategy        string
+	Overflow        string
+	Depth           string
+	DedupThreshold  float64
+	MaxChunksPerDoc int
+	ItemCap         float64
+	PreferRecent    *bool
+	IncludeMetadata *bool
+	LinkDepth       int
+	ReverseWalk     bool
+	Query           string
+	IndexFile       string
+	IndexNoUpdate   bool
+}
+
+// requestKeyExempt are the fields of a Request that cannot change the
+// output: the cache switch itself.
+var requestKeyExempt = map[string]string{
+	"NoCache": "the cache switch",
+	"Index":   "its File and NoUpdate are in the key; Wait and Progress do not change the output",
+}
+
+func keyOf(req Request) requestKey {
+	return requestKey{
+		Paths: req.Paths, Budget: req.Budget, Window: req.Window, Reserves: req.Reserves,
+		Tokenizer: req.Tokenizer, Format: req.Format, Strategy: req.Strategy, Overflow: req.Overflow, Depth: req.Depth,
+		DedupThreshold: req.DedupThreshold, MaxChunksPerDoc: req.MaxChunksPerDoc, ItemCap: req.ItemCap,
+		PreferRecent: req.PreferRecent, IncludeMetadata: req.IncludeMetadata, LinkDepth: req.LinkDepth,
+		ReverseWalk: req.ReverseWalk, Query: req.Query, IndexFile: req.Index.File, IndexNoUpdate: req.Index.NoUpdate,
+	}
+}
+
+// optionsKey is what the engine is told, resolved from the request and
+// the configuration.
+type optionsKey struct {
+	Budget          int
+	Tokenizer       string
+	Format          string
+	Strategy        string
+	Overflow        string
+	MaxLevel        string
+	DedupThreshold  float64
+	MaxChunksPerDoc int
+	Policy          pack.Policy
+	PreferRecent    bool
+	Metadata        bool
+}
+
+// retrievalKey is the cache key of a retrieval, "" for none: the query,
+// the state root of the index, the ranking (each chunk with its content
+// id, relevance and factors: the parts are those texts), the request, the
+// engine's options, the retrieval configuration and tiers, the whole
+// configuration, the warnings known so far (they are part of the plan),
+// ctxpack's build and the versions of the chunker and the index.
+//
+// There is no key (no caching) with req.NoCache, when the build cannot be
+// identified, when a part of the key is not exact JSON, and with
+// req.Index.NoUpdate: the files may then differ from the index, and
+// which chunks survive that is decided by reading them.
+func (p *Project) retrievalKey(query, stateRoot string, req Request, o pack.Options, r *retrieve.Ranking, warnings []string) string {
+	build := buildID()
+	if req.NoCache || req.Index.NoUpdate || build == "" || stateRoot == "" {
+		return ""
+	}
+	ropt, tiers, err := p.retrieval()
+	if err != nil {
+		return ""
+	}
+	retrievalOptions, ok := keyable(ropt)
+	if !ok {
+		return ""
+	}
+	config, err := yaml.Marshal(p.Config)
+	if err != nil {
+		return ""
+	}
+	engine := optionsKey{
+		Budget: o.Budget, Tokenizer: o.Tokenizer.Name(), Format: string(o.Format), Strategy: string(o.Strategy),
+		Overflow: string(o.Overflow), MaxLevel: o.MaxLevel.String(), DedupThreshold: o.DedupThreshold,
+		MaxChunksPerDoc: o.MaxChunksPerDoc, Policy: o.Policy, PreferRecent: o.PreferRecent, Metadata: p.includeMetadata(req),
+	}
+	k, err := cache.Key(
+		"ctxpack assembly", assemblyCacheFormat, build,
+		fmt.Sprintf("chunk=%d/%s index=%d", chunk.Version, chunk.Backend, index.FormatVersion),
+		"retrieval", query, stateRoot, r,
+		keyOf(req), engine, retrievalOptions, tiers,
+		string(config), warnings, p.Warnings)
+	if err != nil {
+		return ""
+	}
+	return k
+}
+
+// keyable returns the exported fields of the struct v by name, for a
+// cache key: a function becomes whether it is set, an interface value
+// with an ID() (an embed.Embedder) that ID. ok is false when v is not a
+// struct.
+func keyable(v any) (map[string]any, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Struct {
+		return nil, false
+	}
+	m := map[string]any{}
+	for i := range rv.NumField() {
+		f := rv.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := rv.Field(i)
+		switch fv.Kind() {
+		case reflect.Func:
+			m[f.Name] = !fv.IsNil()
+		case reflect.Interface:
+			if fv.IsNil() {
+				m[f.Name] = nil
+				continue
+			}
+			if id, ok := fv.Interface().(interface{ ID() string }); ok {
+				m[f.Name] = "id:" + id.ID()
+			} else {
+				m[f.Name] = fv.Interface() // cache.Key refuses what JSON cannot encode
+			}
+		default:
+			m[f.Name] = fv.Interface()
+		}
+	}
+	return m, true
+}
+
+// assemblyCache is the project's assembly cache.
+func (p *Project) assemblyCache() *cache.Store {
+	return cache.New(filepath.Join(p.Root, project.DirCtxpack, "cache", "assemblies"), cache.DefaultMaxBytes)
+}
+
+// cacheGet returns the cached result of key, if there is one that
+// verifies; ok false is a miss (key "" is always one).
+func (p *Project) cacheGet(key string) (*Result, bool) {
+	if key == "" {
+		return nil, false
+	}
+	var c cachedResult
+	if !p.assemblyCache().Get(key, &c) {
+		return nil, false
+	}
+	return &Result{Plan: c.Plan, Output: c.Output}, true
+}
+
+// cachePut stores res as the result of key (unless key is "") and
+// returns it. A failure to store is ignored: the answer is the same
+// without the cache.
+func (p *Project) cachePut(key string, res *Result) *Result {
+	if key != "" {
+		_ = p.assemblyCache().Put(key, cachedResult{Plan: res.Plan, Output: res.Output})
+	}
+	return res
+}
+
+// buildID identifies the running build of ctxpack for cache keys: its
+// module version and dependencies, its VCS revision and, for a build that
+// carries neither a release version nor a clean revision (go run, go
+// test, a modified tree), the size and modification time of its
+// executable. "" when it cannot be told, which turns caching off.
+var buildID = sync.OnceValue(func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s@%s %s %s\n", bi.Main.Path, bi.Main.Version, bi.Main.Sum, bi.GoVersion)
+	for _, d := range bi.Deps {
+		fmt.Fprintf(&b, "%s@%s %s\n", d.Path, d.Version, d.Sum)
+	}
+	rev, modified := "", ""
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+		if s.Key == "CGO_ENABLED" || s.Key == "-tags" || strings.HasPrefix(s.Key, "vcs.") {
+			fmt.Fprintf(&b, "%s=%s\n", s.Key, s.Value)
+		}
+	}
+	released := bi.Main.Version != "" && bi.Main.Version != "(devel)"
+	if !released && (rev == "" || modified != "false") {
+		exe, err := os.Executable()
+		if err != nil {
+			return ""
+		}
+		st, err := os.Stat(exe)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(&b, "exe size=%d mtime=%d\n", st.Size(), st.ModTime().UnixNano())
+	}
+	return b.String()
+})

@@ -1,0 +1,222 @@
+package ctxpack
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/render"
+)
+
+func retrievalFiles() map[string]string {
+	return map[string]string{
+		"billing/invoice.py":    "def round_total(total):\n    \"\"\"Round the invoice total to cents.\"\"\"\n    return round(total, 2)\n\n\ndef tax(total):\n    return total * 0.2\n",
+		"billing/currency.py":   "RATES = {\"EUR\": 1.1}\n\n\ndef convert(amount, currency):\n    \"\"\"Convert an amount to another currency.\"\"\"\n    return amount * RATES[currency]\n",
+		"tests/test_invoice.py": "from billing.invoice import round_total\n\n\ndef test_round_total():\n    assert round_total(1.005) == 1.0\n",
+		"README.md":             "# billing\n\nInvoices and currencies.\n",
+	}
+}
+
+func cacheEntries(t *testing.T, root string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(root, ".ctxpack", "cache", "assemblies", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func encoded(t *testing.T, r *Result) []byte {
+	t.Helper()
+	b, err := render.EncodePlan(&r.Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, r.Output...)
+}
+
+// TestAssemblyCache: cached and uncached results are byte-identical; a
+// changed file, option or configuration is a miss; a corrupt entry is a
+// miss, not an error.
+func TestAssemblyCache(t *testing.T) {
+	ctx := context.Background()
+	root := writeProject(t, retrievalFiles())
+	p, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = "round the invoice total"
+	req := Request{Budget: 300, Format: "json"}
+
+	fresh, err := p.Retrieve(ctx, q, Request{Budget: 300, Format: "json", NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cacheEntries(t, root)); n != 0 {
+		t.Fatalf("NoCache wrote %d entries", n)
+	}
+	first, err := p.Retrieve(ctx, q, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cacheEntries(t, root)); n != 1 {
+		t.Fatalf("%d entries after one assembly, want 1", n)
+	}
+	second, err := p.Retrieve(ctx, q, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encoded(t, fresh), encoded(t, first)) || !bytes.Equal(encoded(t, first), encoded(t, second)) {
+		t.Fatal("cached and uncached results differ")
+	}
+	if !reflect.DeepEqual(first.Plan.Parts, second.Plan.Parts) {
+		t.Error("the cached plan's parts differ")
+	}
+
+	// The entry is what answers: a valid entry with other content is
+	// returned as is (this is how a hit is told from a miss here).
+	key := p.cacheKeyFor(t, q, req)
+	marked := *first
+	marked.Output = []byte("from the cache\n")
+	p.cachePut(key, &marked)
+	got, err := p.Retrieve(ctx, q, req)
+	if err != nil || string(got.Output) != "from the cache\n" {
+		t.Fatalf("not a hit: %q, %v", got.Output, err)
+	}
+
+	miss := func(name string, p *Project, req Request) {
+		t.Helper()
+		res, err := p.Retrieve(ctx, q, req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(res.Output) == "from the cache\n" {
+			t.Errorf("%s: served the entry of another key", name)
+		}
+	}
+	miss("another budget", p, Request{Budget: 301, Format: "json"})
+	miss("another format", p, Request{Budget: 300})
+	miss("another depth", p, Request{Budget: 300, Format: "json", Depth: "summary"})
+	miss("another tokenizer", p, Request{Budget: 300, Format: "json", Tokenizer: "cl100k_base"})
+	miss("no cache", p, Request{Budget: 300, Format: "json", NoCache: true})
+
+	// Another configuration.
+	os.MkdirAll(filepath.Join(root, ".ctxpack"), 0o755)
+	if err := os.WriteFile(filepath.Join(root, ".ctxpack", "config.yaml"), []byte("retrieval:\n  factors:\n    file_type: 0.3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	miss("another configuration", p2, req)
+	os.Remove(filepath.Join(root, ".ctxpack", "config.yaml"))
+
+	// A changed file: a new state root.
+	p.cachePut(key, &marked)
+	if err := os.WriteFile(filepath.Join(root, "billing", "invoice.py"), []byte("def round_total(total):\n    return round(total, 3)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p3, _ := Open(root, "")
+	res, err := p3.Retrieve(ctx, q, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Output) == "from the cache\n" || res.Plan.StateRoot == first.Plan.StateRoot {
+		t.Error("a changed file did not miss")
+	}
+	uncached, err := p3.Retrieve(ctx, q, Request{Budget: 300, Format: "json", NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encoded(t, res), encoded(t, uncached)) {
+		t.Error("after the change, cached and uncached differ")
+	}
+
+	// Corrupt every entry: misses, then healed.
+	for _, e := range cacheEntries(t, root) {
+		if err := os.WriteFile(e, []byte(`{"format":1,"key":"x"`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := p3.Retrieve(ctx, q, req)
+	if err != nil {
+		t.Fatalf("a corrupt entry is an error: %v", err)
+	}
+	if !bytes.Equal(encoded(t, again), encoded(t, uncached)) {
+		t.Error("after corruption, the result differs")
+	}
+}
+
+// cacheKeyFor is the key Retrieve uses for q and req.
+func (p *Project) cacheKeyFor(t *testing.T, q string, req Request) string {
+	t.Helper()
+	o, err := p.options(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, oi, warnings, err := p.rank(context.Background(), q, req.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oi.Close()
+	root, err := oi.StateRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := p.retrievalKey(q, root, req, o, r, warnings)
+	if key == "" {
+		t.Fatal("no cache key")
+	}
+	return key
+}
+
+// TestAssemblyKeyCoversRequest: every field of Request is in the cache
+// key or explicitly exempt, so a new field cannot be forgotten.
+func TestAssemblyKeyCoversRequest(t *testing.T) {
+	inKey := map[string]bool{}
+	kt := reflect.TypeFor[requestKey]()
+	for i := range kt.NumField() {
+		inKey[kt.Field(i).Name] = true
+	}
+	rt := reflect.TypeFor[Request]()
+	for i := range rt.NumField() {
+		name := rt.Field(i).Name
+		if !inKey[name] && requestKeyExempt[name] == "" {
+			t.Errorf("Request.%s is neither in the assembly cache key (requestKey, keyOf) nor exempt", name)
+		}
+	}
+	// Each field of the key changes it.
+	base := keyOf(Request{})
+	yes := true
+	for _, req := range []Request{
+		{Paths: []string{"a"}}, {Budget: 1}, {Window: 1}, {Reserves: &Reserves{System: 1}}, {Tokenizer: "x"},
+		{Format: "x"}, {Strategy: "x"}, {Overflow: "x"}, {Depth: "x"}, {DedupThreshold: 0.5}, {MaxChunksPerDoc: 1},
+		{ItemCap: 0.5}, {PreferRecent: &yes}, {IncludeMetadata: &yes}, {LinkDepth: 1}, {ReverseWalk: true},
+		{Query: "x"}, {Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}},
+	} {
+		if reflect.DeepEqual(keyOf(req), base) {
+			t.Errorf("keyOf(%+v) is the key of the zero request", req)
+		}
+	}
+}
+
+// TestNoCacheWithoutUpdate: with the index used as it is, files may differ
+// from it, so nothing is cached.
+func TestNoCacheWithoutUpdate(t *testing.T) {
+	ctx := context.Background()
+	root := writeProject(t, retrievalFiles())
+	p, _ := Open(root, "")
+	if _, err := p.Retrieve(ctx, "invoice", Request{Budget: 300, NoCache: true}); err != nil {
+		t.Fatal(err) // builds the index
+	}
+	if _, err := p.Retrieve(ctx, "invoice", Request{Budget: 300, Index: IndexOptions{NoUpdate: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cacheEntries(t, root)); n != 0 {
+		t.Errorf("%d entries written with NoUpdate", n)
+	}
+}

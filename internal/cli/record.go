@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/spf13/pflag"
+)
+
+// record appends the budget record of an assembly to the project's
+// records (.ctxpack/records.jsonl), unless --no-record or records: false
+// in the config. A failure is a warning: the assembly stands.
+func (o *assembleOptions) record(p *ctxpack.Project, res *ctxpack.Result) {
+	if o.noRecord || p == nil || res == nil {
+		return
+	}
+	req, err := o.request()
+	if err != nil {
+		return // cannot happen: the assembly used the same request
+	}
+	rec, _, err := budgetRecord(p, req, &res.Plan, time.Now())
+	if err == nil {
+		err = p.AppendRecord(rec)
+	}
+	if err != nil {
+		o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
+	}
+}
+
+// budgetRecord is the record of an assembly of req, made at now (the
+// clock reaches the record only, never the output).
+func budgetRecord(p *ctxpack.Project, req ctxpack.Request, plan *ctxpack.Plan, now time.Time) (ctxpack.BudgetRecord, *ctxpack.Allocation, error) {
+	a, err := p.Allocation(req, plan.Mode)
+	if err != nil {
+		return ctxpack.BudgetRecord{}, nil, err
+	}
+	return a.Record(plan, now), a, nil
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// percent writes a fraction as a percentage with one decimal.
+func percent(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }
+
+// number writes a score exactly as it is stored (at most 6 decimals).
+func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// oneLine collapses white space, for targets shown on one line, and cuts
+// them to n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// tierTitle is the heading of a tier: "PRIMARY CONTEXT", and "CONTEXT" for
+// the single tier of links and pack mode.
+func tierTitle(name string) string {
+	if name == "context" {
+		return "CONTEXT"
+	}
+	return strings.ToUpper(name) + " CONTEXT"
+}
+
+// overflowLines describes a record's overflow: "none", or the strategy and
+// each part it lowered, cut or dropped.
+func overflowLines(r ctxpack.BudgetRecord) []string {
+	ov := r.Overflow
+	if !ov.Occurred {
+		return []string{"none"}
+	}
+	head := ov.StrategyApplied
+	var n []string
+	if k := len(ov.Lowered); k > 0 {
+		n = append(n, fmt.Sprintf("%d lowered", k))
+	}
+	if k := len(ov.Truncated); k > 0 {
+		n = append(n, fmt.Sprintf("%d truncated", k))
+	}
+	if k := len(ov.Dropped); k > 0 {
+		n = append(n, fmt.Sprintf("%d dropped", k))
+	}
+	if r.TotalBudget > 0 && r.TotalTokens > r.TotalBudget {
+		n = append(n, fmt.Sprintf("over the budget by %s tokens", thousands(r.TotalTokens-r.TotalBudget)))
+	}
+	if len(n) > 0 {
+		head += " (" + strings.Join(n, ", ") + ")"
+	}
+	out := []string{head}
+	for _, a := range ov.Lowered {
+		out = append(out, "- lowered: "+a.Part+": "+a.Reason)
+	}
+	for _, a := range ov.Truncated {
+		out = append(out, "- truncated: "+a.Part+": "+a.Reason)
+	}
+	for _, a := range ov.Dropped {
+		out = append(out, "- dropped: "+a.Part+": "+a.Reason)
+	}
+	return out
+}
+
+// addRecordFlags adds --no-record and, for commands that retrieve,
+// --no-cache.
+func (o *assembleOptions) addRecordFlags(fs *pflag.FlagSet, cache bool) {
+	fs.BoolVar(&o.noRecord, "no-record", false, "do not append this assembly's budget record to .ctxpack/records.jsonl\n(see 'ctxpack report'; records: false in the config turns records off)")
+	if cache {
+		fs.BoolVar(&o.noCache, "no-cache", false, "retrieve without the assembly cache (.ctxpack/cache/assemblies/), neither\nreading nor writing it; the output is the same either way")
+	}
+}

@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/spf13/cobra"
+)
+
+type scoreOptions struct {
+	g        *globals
+	ios      *IOStreams
+	file     string
+	task     string
+	index    indexFlags
+	noUpdate bool
+}
+
+const scoreLong = `Score one file against a task as retrieval mode ranks it, factor by factor.
+
+--task is free text, an artifact id (its title and body are the query), or -
+to read the task from standard input. FILE is a path of the project.
+
+The relevance of a chunk is the weighted mean of the factors that have data
+(the aiwg seed's, weights from retrieval.factors in the config):
+
+  task_alignment    0.4  how well the chunk matches: half its fused rank
+                         score (RRF over BM25, semantic and mention
+                         rankings) over the best one, half its BM25
+                         (and cosine) score over the best
+  recency           0.2  0.5^(days older than the newest file / 7), from git
+  mention_density   0.2  1 − Π(1 − w) over the paths (1 whole, 0.9 suffix,
+                         0.6 file name) and defined identifiers (1 / the
+                         number of definitions; half when another chunk of
+                         the file defines it) the task names
+  dependency_depth  0.1  1 − d/4 for a file d references away from the 3
+                         best files (0 beyond 3)
+  file_type         0.1  source 1.0, requirements 0.8, config and other 0.2,
+                         tests and docs 0.1 (retrieval.file_types)
+
+  relevance = Σ value × weight / Σ weight (over the factors with data)
+
+A file's relevance is its best chunk's. The table shows each factor's value,
+its share of the weights (weight / Σ weight) and its contribution (value ×
+share); the contributions sum to the relevance, up to rounding to 1e-6.
+Then the file's rank among the files retrieved for the task, the tier its
+relevance places it in (primary >= 0.7, supporting >= 0.5, reference >= 0.3,
+else history), and its best chunk. A file the ranking does not retrieve has
+rank 0 and task alignment 0; its other factors are computed as they would be
+for its best lexical match (or first chunk).
+
+The index is brought up to date first (--no-update uses it as it is).
+--format json prints the same as a JSON document.`
+
+func newCmdScore(g *globals, ios *IOStreams, runF func(*scoreOptions) error) *cobra.Command {
+	o := &scoreOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "score FILE --task TASK",
+		Short: "Show a file's relevance to a task, factor by factor",
+		Long:  scoreLong,
+		Example: `  ctxpack score src/billing/invoice/generator.py --task "invoice totals drift by a cent"
+  ctxpack score internal/index/search.go --task TASK-042 --format json
+  git log -1 --format=%B | ctxpack score cmd/main.go --task -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return scoreRun(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.task, "task", "", "the task: free text, an artifact id, or - (standard input); required")
+	f.BoolVar(&o.noUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
+	o.index.add(f)
+	return cmd
+}
+
+// scoreDoc is the json format.
+type scoreDoc struct {
+	Path      string        `json:"path"`
+	Task      string        `json:"task"`
+	Relevance float64       `json:"relevance"`
+	Rank      int           `json:"rank"`
+	Files     int           `json:"files"`
+	Tier      string        `json:"tier"`
+	Factors   []scoreFactor `json:"factors"`
+	Best      scoreChunk    `json:"best_chunk"`
+}
+
+type scoreFactor struct {
+	Name         string   `json:"name"`
+	Value        *float64 `json:"value"` // null without data
+	Weight       float64  `json:"weight"`
+	Share        float64  `json:"share"`
+	Contribution float64  `json:"contribution"`
+}
+
+type scoreChunk struct {
+	Path   string `json:"path"`
+	Lines  [2]int `json:"lines"`
+	Kind   string `json:"kind"`
+	Symbol string `json:"symbol"`
+}
+
+func scoreRun(ctx context.Context, o *scoreOptions) error {
+	switch o.g.format {
+	case "", "text", "json":
+	default:
+		return usagef("score: --format must be text or json (got %q)", o.g.format)
+	}
+	if o.task == "-" {
+		data, err := io.ReadAll(o.ios.In)
+		if err != nil {
+			return fmt.Errorf("score: read the task from standard input: %w", err)
+		}
+		o.task = string(data)
+	}
+	if strings.TrimSpace(o.task) == "" {
+		return usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	p, err := ctxpack.Open(base, o.g.config)
+	if err != nil {
+		return err
+	}
+	idx := o.index.options(o.noUpdate)
+	if !o.noUpdate {
+		progress, done := indexProgress(o.ios, "the index")
+		defer done()
+		idx.Progress = progress
+	}
+	s, err := p.Score(ctx, o.file, o.task, ctxpack.Request{Index: idx})
+	if err != nil {
+		return err
+	}
+	tiers, err := p.Tiers()
+	if err != nil {
+		return err
+	}
+	tier := ctxpack.TierFor(s.Relevance, tiers)
+	doc := scoreDoc{
+		Path: s.Path, Task: o.task, Relevance: s.Relevance, Rank: s.Rank, Files: s.Files, Tier: tier.Name,
+		Best: scoreChunk{Path: s.Best.Path, Lines: [2]int{s.Best.StartLine, s.Best.EndLine}, Kind: s.Best.Kind, Symbol: s.Best.Symbol},
+	}
+	for _, f := range s.Factors {
+		sf := scoreFactor{Name: f.Name, Weight: f.Weight, Share: f.Share, Contribution: f.Contribution}
+		if f.Present {
+			v := f.Value
+			sf.Value = &v
+		}
+		doc.Factors = append(doc.Factors, sf)
+	}
+	var out bytes.Buffer
+	if o.g.format == "json" {
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(&out, "%s for %q\n\n", s.Path, oneLine(o.task, 100))
+		table := func(cells ...any) {
+			line := fmt.Sprintf("%-16s  %8s  %1s  %8s  %1s  %12s  %s", cells...)
+			out.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+		table("factor", "value", "", "weight", "", "contribution", "configured")
+		for _, f := range doc.Factors {
+			if f.Value == nil {
+				table(f.Name, "-", "", "-", "", "-", number(f.Weight)+" (no data: left out)")
+				continue
+			}
+			table(f.Name, fmt.Sprintf("%.6f", *f.Value), "×", fmt.Sprintf("%.6f", f.Share), "=", fmt.Sprintf("%.6f", f.Contribution), number(f.Weight))
+		}
+		table("relevance", "", "", "", "", fmt.Sprintf("%.6f", s.Relevance), "")
+		fmt.Fprintln(&out)
+		if s.Rank > 0 {
+			fmt.Fprintf(&out, "rank: %d of %d files retrieved\n", s.Rank, s.Files)
+		} else {
+			fmt.Fprintf(&out, "rank: not retrieved (%d files are)\n", s.Files)
+		}
+		bound := fmt.Sprintf("relevance >= %s", number(tier.Threshold))
+		if tier.Name == tiers[len(tiers)-1].Name {
+			bound = "below every other tier"
+		}
+		fmt.Fprintf(&out, "tier: %s (%s)\n", tier.Name, bound)
+		sym := s.Best.Symbol
+		if sym == "" {
+			sym = s.Best.Kind
+		}
+		fmt.Fprintf(&out, "best chunk: %s:%d-%d %s\n", s.Best.Path, s.Best.StartLine, s.Best.EndLine, sym)
+		fmt.Fprintf(&out, "\nweight = configured weight / sum of the configured weights of the factors with data\n")
+	}
+	for _, w := range s.Warnings {
+		o.ios.Warn("%s", w)
+	}
+	_, err = o.ios.Out.Write(out.Bytes())
+	return err
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/spf13/cobra"
+)
+
+type summarizeOptions struct {
+	g     *globals
+	ios   *IOStreams
+	file  string
+	level string
+	cache bool
+}
+
+const summarizeLong = `Print FILE at a level, as ctxpack puts it in a context, and the tokens of
+each level the file has on standard error.
+
+Levels, lowest to highest (DESIGN §3; all extractive, none written by a
+model):
+
+  meta      path, language, line count, bytes and the last commit that
+            changed the file (when git knows it); an artifact's frontmatter
+  summary   code: the doc comment and the top-level symbols, one line each;
+            Markdown: its headings; an artifact: the frontmatter and the
+            first section; plain text: the first section (up to the first
+            blank line, at most 20 lines) and the count of lines left out
+  detailed  code: the text with function bodies elided, keeping signatures,
+            types and doc comments; an artifact: every heading with its
+            first paragraph
+  full      the whole text (an artifact: frontmatter and body)
+
+A level the file does not have (a detailed level of plain text) is shown at
+the next lower level it has, as an assembly would show it; standard error
+lists only the levels the file has. Tokens are counted with --tokenizer
+(default from the config, else o200k_base).
+
+--cache keeps each level's text and tokens in .ctxpack/cache/summaries/,
+keyed by the file's path and content id, the level, the tokenizer and the
+chunker's version, and reuses them; a changed file has a new content id, so
+a cached level is never stale, and the output is the same with or without
+it. --format json prints {"path", "kind", "language", "level", "shown",
+"tokenizer", "levels": [{"level", "tokens"}], "text", "warnings"}.`
+
+func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) error) *cobra.Command {
+	o := &summarizeOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "summarize FILE",
+		Short: "Print a file at a level (full, detailed, summary, meta) with each level's tokens",
+		Long:  summarizeLong,
+		Example: `  ctxpack summarize internal/index/search.go --level detailed
+  ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --level summary
+  ctxpack summarize README.md --level meta --format json
+  ctxpack summarize big.py --level summary --cache`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return summarizeRun(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.level, "level", "summary", "`LEVEL`: full, detailed, summary, meta (or stub)")
+	f.BoolVar(&o.cache, "cache", false, "keep and reuse the levels in .ctxpack/cache/summaries/")
+	return cmd
+}
+
+func summarizeRun(ctx context.Context, o *summarizeOptions) error {
+	switch o.g.format {
+	case "", "text", "json":
+	default:
+		return usagef("summarize: --format must be text or json (got %q)", o.g.format)
+	}
+	switch o.level {
+	case "full", "detailed", "summary", "meta", "stub":
+	default:
+		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	p, err := ctxpack.Open(base, o.g.config)
+	if err != nil {
+		return err
+	}
+	s, err := p.Summarize(ctx, o.file, ctxpack.SummarizeOptions{Level: o.level, Tokenizer: o.g.tokenizer, Cache: o.cache})
+	if err != nil {
+		return err
+	}
+	for _, w := range s.Warnings {
+		o.ios.Warn("%s", w)
+	}
+	if o.g.format == "json" {
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+		_, err = o.ios.Out.Write(out.Bytes())
+		return err
+	}
+	var sizes []string
+	for _, l := range s.Levels {
+		sizes = append(sizes, fmt.Sprintf("%s %s", l.Level, thousands(l.Tokens)))
+	}
+	note := ""
+	if s.Shown != s.Level {
+		note = fmt.Sprintf("; no %s level: shown at %s", s.Level, s.Shown)
+	}
+	fmt.Fprintf(o.ios.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", s.Path, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
+	_, err = o.ios.Out.Write([]byte(s.Text))
+	return err
+}

@@ -1,0 +1,162 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/refgraph"
+)
+
+// FileScore is the relevance of one file to a query, factor by factor.
+type FileScore struct {
+	Path  string
+	Query string
+	// Rank is the file's 1-based place among the files Rank retrieves for
+	// the query (Files of them), or 0 when it is not among them.
+	Rank  int
+	Files int
+	// Relevance is the weighted mean of the factors with data, in [0, 1],
+	// quantized to 1e-6: for a retrieved file, the relevance of its best
+	// chunk, as Rank gives it.
+	Relevance float64
+	// Factors are the five factors in a fixed order: task_alignment,
+	// recency, mention_density, dependency_depth, file_type.
+	Factors []FactorScore
+	// Best is the file's best chunk: for a retrieved file the one that
+	// gives its relevance, else its best lexical match for the query, or
+	// its first chunk.
+	Best index.Hit
+	// Warnings say what the ranking could not use.
+	Warnings []string
+}
+
+// FactorScore is one factor of a FileScore.
+type FactorScore struct {
+	Name string
+	// Present is false for a factor with no data for the query (recency
+	// without git history, dependency depth without Options.Read): it is
+	// left out and the other weights scaled up.
+	Present bool
+	Value   float64 // in [0, 1], quantized to 1e-6
+	// Weight is the configured weight; Share is the weight over the sum of
+	// the weights of the factors present, the part of the relevance the
+	// factor decides.
+	Weight float64
+	Share  float64
+	// Contribution is Value × Share, quantized to 1e-6; the contributions
+	// sum to Relevance up to that rounding.
+	Contribution float64
+}
+
+// ScoreFile scores the file at slash path p against a free-text query
+// with the options of Rank. When Rank retrieves the file, its factors are
+// those of its best chunk. When it does not, task alignment is 0 (no
+// ranking found it) and the others are computed for its best chunk as
+// Rank would: mention density from the paths and identifiers the query
+// names (ParseMentions), file type from opt.FileTypes, recency from
+// opt.Changed, dependency depth (with opt.Read) from its distance to the
+// best files. The file must be in the index.
+func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Options) (*FileScore, error) {
+	opt.normalize()
+	paths, err := ix.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := slices.BinarySearch(paths, p); !ok {
+		return nil, fmt.Errorf("retrieve: %s is not in the index: it may be ignored, binary or larger than walk.max_file_bytes ('ctxpack index --status' lists skipped files), or the path may be wrong (give it relative to the current directory)", p)
+	}
+	r, err := Rank(ctx, ix, query, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := &FileScore{Path: p, Query: query, Files: len(r.Files), Warnings: r.Warnings}
+	var factors map[string]float64
+	for i, f := range r.Files {
+		if f.Path != p {
+			continue
+		}
+		c := r.Chunks[f.Best]
+		if _, ok := c.Factors["task_alignment"]; ok {
+			out.Rank, out.Best, factors = i+1, c.Hit, c.Factors
+		}
+		break
+	}
+	if factors == nil {
+		if factors, err = unranked(ctx, ix, r, query, p, opt, &out.Best); err != nil {
+			return nil, err
+		}
+	}
+	out.Relevance = relevance(factors, opt.Factors)
+	var total float64
+	for _, name := range factorNames {
+		if _, ok := factors[name]; ok {
+			total += opt.Factors.Weight(name)
+		}
+	}
+	for _, name := range factorNames {
+		v, ok := factors[name]
+		w := opt.Factors.Weight(name)
+		f := FactorScore{Name: name, Present: ok, Value: v, Weight: w}
+		if ok && total > 0 {
+			f.Share = float64(quantize(w/total)) / quantum
+			f.Contribution = float64(quantize(v*w/total)) / quantum
+		}
+		out.Factors = append(out.Factors, f)
+	}
+	return out, nil
+}
+
+// unranked computes the factors of a file Rank did not retrieve, for its
+// best chunk, which it stores in best. Its dependency depth is its
+// distance from the ranking's seed files in the reference graph of the
+// ranked files and itself.
+func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string, opt Options, best *index.Hit) (map[string]float64, error) {
+	h, err := bestChunk(ctx, ix, query, p)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, fmt.Errorf("retrieve: %s has no chunks in the index (an empty file has nothing to score)", p)
+	}
+	*best = *h
+	m := ParseMentions(query)
+	_, files, err := mentionRanking(ctx, ix, query, m, opt.Mentions)
+	if err != nil {
+		return nil, err
+	}
+	f := map[string]float64{
+		"task_alignment":  0,
+		"mention_density": mentionDensity(*h, files[p], m),
+		"file_type":       opt.FileTypes.Priority(p),
+	}
+	var newest int64
+	for _, t := range opt.Changed {
+		newest = max(newest, t)
+	}
+	if t, ok := opt.Changed[p]; ok && newest > 0 {
+		f["recency"] = math.Pow(0.5, float64(newest-t)/86400/opt.DecayDays)
+	}
+	if opt.Read != nil && len(r.Files) > 0 && opt.Factors.DependencyDepth != 0 {
+		files := make([]refgraph.File, 0, len(r.Files)+1)
+		for _, rf := range append(slices.Clone(r.Files), File{Path: p}) {
+			if text, err := opt.Read(rf.Path); err == nil {
+				files = append(files, refgraph.File{Path: rf.Path, Text: text})
+			}
+		}
+		seeds := make([]string, 0, opt.Seeds)
+		for _, rf := range r.Files[:min(opt.Seeds, len(r.Files))] {
+			seeds = append(seeds, rf.Path)
+		}
+		f["dependency_depth"] = 0
+		if d, ok := refgraph.Build(files).Distances(seeds, opt.MaxDepth)[p]; ok {
+			f["dependency_depth"] = 1 - float64(d)/float64(opt.MaxDepth+1)
+		}
+	}
+	for k, v := range f {
+		f[k] = float64(quantize(v)) / quantum
+	}
+	return f, nil
+}
