@@ -243,8 +243,8 @@ func TestScore(t *testing.T) {
 	if s.Path != "billing/invoice.py" || s.Rank != 1 || s.Best.Path != "billing/invoice.py" {
 		t.Errorf("score %+v", s)
 	}
-	ranked, err := p.RankFiles(ctx, "round the invoice total", IndexOptions{})
-	if err != nil || ranked[0] != "billing/invoice.py" {
+	ranked, _, err := p.RankFiles(ctx, "round the invoice total", IndexOptions{})
+	if err != nil || ranked[0].Path != "billing/invoice.py" {
 		t.Errorf("ranking %v, %v", ranked, err)
 	}
 	// (The task's own file, which the index holds too, ranks first.)

@@ -158,16 +158,16 @@ func (p *Project) cacheKeyFor(t *testing.T, q string, req Request) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, oi, warnings, err := p.rank(context.Background(), q, req.Index)
+	r, err := p.rank(context.Background(), q, req.Index, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer oi.Close()
-	root, err := oi.StateRoot(context.Background())
+	defer r.oi.Close()
+	root, err := r.oi.StateRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := p.retrievalKey(q, root, req, o, r, warnings)
+	key := p.retrievalKey(q, root, req, o, r.Ranking, r.warnings)
 	if key == "" {
 		t.Fatal("no cache key")
 	}

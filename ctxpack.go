@@ -325,11 +325,14 @@ func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string
 	var warnings []string
 	mainName, main := "centrality", map[string]float64{}
 	if query != "" {
-		rel, warns, err := p.rankFiles(ctx, query, idx)
+		files, warns, err := p.RankFiles(ctx, query, idx)
 		if err != nil {
 			return nil, err
 		}
-		mainName, main, warnings = "relevance", rel, warns
+		for _, f := range files {
+			main[f.Path] = f.Relevance
+		}
+		mainName, warnings = "relevance", warns
 	} else {
 		files := make([]refgraph.File, len(parts))
 		for i := range parts {

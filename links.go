@@ -225,4 +225,9 @@ type projectState struct {
 	once   sync.Once
 	set    *artifact.Set
 	setErr error
+
+	retrievalOnce  sync.Once
+	retrievalOpt   retrieve.Options
+	retrievalTiers []Tier
+	retrievalErr   error
 }

@@ -134,4 +134,17 @@ func TestPackRecency(t *testing.T) {
 	if d := *hub.Score - want; d > 1e-6 || d < -1e-6 {
 		t.Errorf("hub: score %v, want %v", *hub.Score, want)
 	}
+
+	// Retrieval mode weighs the same git history: the recency factor of
+	// each retrieved chunk, relative to the newest retrieved file.
+	res, err = p.Retrieve(context.Background(), "Leaf is used by nobody, Hub is used by everyone", Request{Budget: 2000, Format: "json",
+		Index: IndexOptions{File: filepath.Join(t.TempDir(), "index.db")}, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hub = planPart(t, res.Plan, "z/hub.go")
+	_, leaf = planPart(t, res.Plan, "a/leaf.go")
+	if hub.Components["recency"] != 0.5 || leaf.Components["recency"] != 1 {
+		t.Errorf("retrieval recency: hub %v, leaf %v", hub.Components, leaf.Components)
+	}
 }

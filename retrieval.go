@@ -2,7 +2,10 @@ package ctxpack
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"path"
 	"strings"
 
@@ -32,30 +35,76 @@ func DefaultTiers() []Tier {
 	}
 }
 
+// ranked is a query's ranking with the open index it came from and the
+// files read for it.
+type ranked struct {
+	*retrieve.Ranking
+	oi       *OpenedIndex
+	texts    *fileTexts
+	warnings []string // the index update's and the ranking's
+}
+
 // rank opens the index, brings it up to date and ranks its chunks for
-// query.
-func (p *Project) rank(ctx context.Context, query string, o IndexOptions) (*retrieve.Ranking, *OpenedIndex, []string, error) {
+// query with the project's retrieval options, changed by adjust when it
+// is not nil. The caller closes r.oi.
+func (p *Project) rank(ctx context.Context, query string, o IndexOptions, adjust func(*retrieve.Options)) (*ranked, error) {
 	opt, _, err := p.retrieval()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	oi, warnings, err := p.currentIndex(ctx, o)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	opt.Read = p.readText
+	texts := p.rankInputs(ctx, &opt)
+	if adjust != nil {
+		adjust(&opt)
+	}
 	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
 	if err != nil {
 		oi.Close()
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return r, oi, warnings, nil
+	return &ranked{Ranking: r, oi: oi, texts: texts, warnings: append(warnings, r.Warnings...)}, nil
 }
 
-// readText reads a project file's text as the index does.
-func (p *Project) readText(path string) (string, error) {
-	t, _, err := project.ReadText(p.FS, path)
-	return t, err
+// rankInputs gives a ranking its access to the project: files for the
+// dependency depth (read once, through the returned fileTexts) and git
+// commit times for the recency.
+func (p *Project) rankInputs(ctx context.Context, opt *retrieve.Options) *fileTexts {
+	texts := &fileTexts{fsys: p.FS}
+	opt.Read = texts.read
+	opt.Changed = func(paths []string) (map[string]int64, error) {
+		want := make(map[string]bool, len(paths))
+		for _, p := range paths {
+			want[p] = true
+		}
+		return project.LastChanged(ctx, p.Root, want)
+	}
+	return texts
+}
+
+// fileTexts reads project files as the index does, each once.
+type fileTexts struct {
+	fsys fs.FS
+	m    map[string]fileText
+}
+
+type fileText struct {
+	text string
+	err  error
+}
+
+func (t *fileTexts) read(path string) (string, error) {
+	if f, ok := t.m[path]; ok {
+		return f.text, f.err
+	}
+	if t.m == nil {
+		t.m = map[string]fileText{}
+	}
+	text, _, err := project.ReadText(t.fsys, path)
+	t.m[path] = fileText{text, err}
+	return text, err
 }
 
 // Search ranks the chunks of the project's index for a free-text query
@@ -63,24 +112,17 @@ func (p *Project) readText(path string) (string, error) {
 // and returns the k best, or with files the best chunk of each of the k
 // best files, with the options used (for the factor weights).
 func (p *Project) Search(ctx context.Context, query string, k int, files bool, o IndexOptions) ([]retrieve.Chunk, retrieve.Options, []string, error) {
-	opt, _, err := p.retrieval()
+	var opt retrieve.Options
+	r, err := p.rank(ctx, query, o, func(o *retrieve.Options) {
+		o.Expand = -1
+		o.Lexical = max(o.Lexical, k)
+		o.Fused = max(o.Fused, k)
+		opt = *o
+	})
 	if err != nil {
 		return nil, opt, nil, err
 	}
-	opt.Expand = -1
-	opt.Read = p.readText
-	opt.Lexical = max(opt.Lexical, k)
-	opt.Fused = max(opt.Fused, k)
-	oi, warnings, err := p.currentIndex(ctx, o)
-	if err != nil {
-		return nil, opt, nil, err
-	}
-	defer oi.Close()
-	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
-	if err != nil {
-		return nil, opt, nil, err
-	}
-	warnings = append(warnings, r.Warnings...)
+	defer r.oi.Close()
 	var out []retrieve.Chunk
 	if files {
 		for _, f := range r.Files {
@@ -89,38 +131,19 @@ func (p *Project) Search(ctx context.Context, query string, k int, files bool, o
 	} else {
 		out = r.Chunks
 	}
-	return out[:min(k, len(out))], opt, warnings, nil
+	return out[:min(k, len(out))], opt, r.warnings, nil
 }
 
-// RankFiles ranks the project's files for a free-text query, best first.
-func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) ([]string, error) {
-	r, oi, _, err := p.rank(ctx, query, o)
-	if err != nil {
-		return nil, err
-	}
-	defer oi.Close()
-	out := make([]string, len(r.Files))
-	for i, f := range r.Files {
-		out[i] = f.Path
-	}
-	return out, nil
-}
-
-// rankFiles ranks the project's files for a free-text query through the
-// repository index (brought up to date unless o.NoUpdate): the relevance of
-// each file that matches, in [0, 1], by slash path, and the warnings to
-// report. Files that do not match are absent.
-func (p *Project) rankFiles(ctx context.Context, query string, o IndexOptions) (map[string]float64, []string, error) {
-	r, oi, warnings, err := p.rank(ctx, query, o)
+// RankFiles ranks the project's files for a free-text query through the
+// repository index (brought up to date unless o.NoUpdate), best first,
+// and returns the warnings to report. Files that do not match are absent.
+func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) ([]retrieve.File, []string, error) {
+	r, err := p.rank(ctx, query, o, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer oi.Close()
-	rel := make(map[string]float64, len(r.Files))
-	for _, f := range r.Files {
-		rel[f.Path] = f.Relevance
-	}
-	return rel, warnings, nil
+	defer r.oi.Close()
+	return r.Files, r.warnings, nil
 }
 
 // Retrieve assembles the context for a free-text query (retrieval mode):
@@ -134,25 +157,25 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
-	r, oi, warnings, err := p.rank(ctx, query, req.Index)
-	if err != nil {
-		return nil, err
-	}
-	defer oi.Close()
-	root, err := oi.StateRoot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	key := p.retrievalKey(query, root, req, o, r, warnings)
-	if res, ok := p.cacheGet(key); ok {
-		return res, nil
-	}
 	_, tiers, err := p.retrieval()
 	if err != nil {
 		return nil, err
 	}
-	parts, warns := p.chunkParts(r, tiers)
-	warnings = append(append(warnings, p.Warnings...), warns...)
+	r, err := p.rank(ctx, query, req.Index, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.oi.Close()
+	root, err := r.oi.StateRoot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := p.retrievalKey(query, root, req, o, r.Ranking, r.warnings)
+	if res, ok := p.cacheGet(key); ok {
+		return res, nil
+	}
+	parts, warns := chunkParts(r, tiers)
+	warnings := append(append(r.warnings, p.Warnings...), warns...)
 	for _, t := range tiers {
 		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: t.Name, Share: t.Share})
 	}
@@ -170,33 +193,34 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 }
 
 // chunkParts makes a part of each ranked chunk, read from the project's
-// files; a chunk whose file changed since the index was updated is left
-// out with a warning.
-func (p *Project) chunkParts(r *retrieve.Ranking, tiers []Tier) ([]pack.Part, []string) {
-	texts := map[string]string{}
+// files. A chunk whose text no longer has the indexed content id (its
+// file changed since the index was updated), or whose file cannot be
+// read, is left out with a warning, one per file.
+func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []string) {
 	var warnings []string
 	var parts []pack.Part
+	warned := map[string]bool{}
 	for _, c := range r.Chunks {
-		text, ok := texts[c.Path]
-		if !ok {
-			t, _, err := project.ReadText(p.FS, c.Path)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("skipped %s: %v", c.Path, err))
+		text, err := r.texts.read(c.Path)
+		var body string
+		switch {
+		case err != nil:
+		case c.Start > c.End || c.End > len(text):
+			err = errors.New("the file changed since it was indexed")
+		default:
+			body = text[c.Start:c.End]
+			if project.ContentID(body) != c.CID {
+				err = errors.New("the file changed since it was indexed")
 			}
-			text = t
-			texts[c.Path] = t
 		}
-		if c.End > len(text) || c.Start > c.End {
-			warnings = append(warnings, fmt.Sprintf("skipped %s:%d-%d: the file changed since it was indexed", c.Path, c.StartLine, c.EndLine))
+		if err != nil {
+			if !warned[c.Path] {
+				warned[c.Path] = true
+				warnings = append(warnings, fmt.Sprintf("skipped chunks of %s: %v", c.Path, err))
+			}
 			continue
 		}
-		body := text[c.Start:c.End]
-		cid := project.ContentID(body)
-		if cid != c.CID {
-			warnings = append(warnings, fmt.Sprintf("skipped %s:%d-%d: the file changed since it was indexed", c.Path, c.StartLine, c.EndLine))
-			continue
-		}
-		parts = append(parts, chunkPart(c, body, cid, tierOf(c.Relevance, tiers)))
+		parts = append(parts, chunkPart(c, body, tierOf(c.Relevance, tiers)))
 	}
 	return parts, warnings
 }
@@ -214,7 +238,7 @@ func tierOf(rel float64, tiers []Tier) string {
 // chunkPart is a ranked chunk as a part, at four levels: full, its
 // signatures and doc comments (detailed), its first lines (summary), and
 // a line naming it (meta).
-func chunkPart(c retrieve.Chunk, body, cid, tier string) pack.Part {
+func chunkPart(c retrieve.Chunk, body, tier string) pack.Part {
 	lang, _, _ := classify(c.Path)
 	label := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
 	meta := fmt.Sprintf("%s %s, lines %d-%d\n", firstNonEmpty(c.Kind, "chunk"), firstNonEmpty(c.Symbol, path.Base(c.Path)), c.StartLine, c.EndLine)
@@ -226,14 +250,10 @@ func chunkPart(c retrieve.Chunk, body, cid, tier string) pack.Part {
 	if detailed != "" && len(detailed) < len(body) {
 		text[pack.Detailed] = detailed
 	}
-	comps := make(map[string]float64, len(c.Factors))
-	for k, v := range c.Factors {
-		comps[k] = v
-	}
 	return pack.Part{
 		Key: fmt.Sprintf("%s#%d", c.Path, c.Seq), Source: "code", Type: partType[retrieve.FileKind(c.Path)], Label: label,
 		Path: c.Path, Lines: [2]int{c.StartLine, c.EndLine}, Doc: c.Path, Seq: c.Seq, Offset: c.Start,
-		Lang: lang, Text: text, Score: c.Relevance, Components: comps, Bucket: tier, CID: cid,
+		Lang: lang, Text: text, Score: c.Relevance, Components: maps.Clone(c.Factors), Bucket: tier, CID: c.CID,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -52,8 +53,17 @@ func (p *Project) embedder() (embed.Embedder, error) {
 
 // retrieval are the project's retrieval settings: the ranking options and
 // the tiers, from the retrieval: section of the configuration over the
-// defaults. Values out of range are errors naming the key.
+// defaults, with the configured embedder. Values out of range are errors
+// naming the key. They are made once per Project (an embedder may load a
+// model file); callers get their own copy of the tiers.
 func (p *Project) retrieval() (retrieve.Options, []Tier, error) {
+	p.retrievalOnce.Do(func() {
+		p.retrievalOpt, p.retrievalTiers, p.retrievalErr = p.loadRetrieval()
+	})
+	return p.retrievalOpt, slices.Clone(p.retrievalTiers), p.retrievalErr
+}
+
+func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
 	tiers := DefaultTiers()
 	e, err := p.embedder()

@@ -28,12 +28,12 @@ func (p *Project) Score(ctx context.Context, file, task string, req Request) (*r
 	if err != nil {
 		return nil, err
 	}
-	opt.Read = p.readText // as rank gives it: the dependency depth
 	oi, warnings, err := p.currentIndex(ctx, req.Index)
 	if err != nil {
 		return nil, err
 	}
 	defer oi.Close()
+	p.rankInputs(ctx, &opt)
 	s, err := retrieve.ScoreFile(ctx, oi.Index, query, rel, opt)
 	if err != nil {
 		return nil, err

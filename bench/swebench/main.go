@@ -133,9 +133,13 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 	}
 	ctx := context.Background()
 	ixo := ctxpack.IndexOptions{File: filepath.Join(indexDir, in.ID+".db")}
-	files, err := p.RankFiles(ctx, in.Problem, ixo)
+	ranked, _, err := p.RankFiles(ctx, in.Problem, ixo)
 	if err != nil {
 		return o, err
+	}
+	files := make([]string, len(ranked))
+	for i, f := range ranked {
+		files[i] = f.Path
 	}
 	gold := map[string]bool{}
 	for _, g := range in.GoldFiles {

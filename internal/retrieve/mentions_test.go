@@ -106,7 +106,7 @@ func TestRankMentionsAndExpansion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(r, again, cmpopts.IgnoreUnexported(index.Hit{})); d != "" {
+	if d := cmp.Diff(r, again, cmpopts.IgnoreUnexported(index.Hit{}, Ranking{})); d != "" {
 		t.Errorf("second ranking differs:\n%s", d)
 	}
 	none, err := Rank(ctx, ix, "calling `compute_backoff` with attempt 40", Options{Expand: -1})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -40,9 +41,11 @@ type Options struct {
 	Semantic int // chunks taken from the semantic ranking; 50
 	Mentions int // chunks taken from the mention ranking; 50
 	Fused    int // chunks kept after fusion; 100
-	// Changed are the files' last commit times (Unix seconds), for the
-	// recency factor; nil or empty leaves recency out.
-	Changed map[string]int64
+	// Changed, when set, returns the last commit times (Unix seconds) of
+	// the files it is given, for the recency factor: it is called once,
+	// with the files of the fused chunks. Files it does not return, and
+	// every file when it is nil or returns nothing, get no recency.
+	Changed func(paths []string) (map[string]int64, error)
 	// DecayDays is the recency half-life in days; 7.
 	DecayDays float64
 	// FileTypes are the file-type priorities; the zero value means
@@ -172,6 +175,10 @@ type Ranking struct {
 	// Warnings say what the ranking could not use, such as chunks with no
 	// vector yet.
 	Warnings []string
+
+	mentions map[string]*fileMentions // how the query mentions each file
+	newest   int64                    // the newest commit time among the fused files; 0 if none
+	seeds    []string                 // the files dependency depth is measured from
 }
 
 // Rank ranks the chunks of the index for a free-text query. Up to three
@@ -256,20 +263,29 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 		return (c.rrf/top + c.sim/float64(similarity)) / 2
 	}
 
-	var newest int64
-	for _, t := range opt.Changed {
-		newest = max(newest, t)
+	out := &Ranking{Mentions: m, Warnings: warnings, mentions: fileMention}
+	var changed map[string]int64
+	if opt.Changed != nil {
+		var paths []string
+		for _, c := range order {
+			paths = append(paths, c.hit.Path)
+		}
+		slices.Sort(paths)
+		if changed, err = opt.Changed(slices.Compact(paths)); err != nil {
+			return nil, err
+		}
+		for _, t := range changed {
+			out.newest = max(out.newest, t)
+		}
 	}
-	out := &Ranking{Mentions: m, Warnings: warnings}
 	for _, c := range order {
 		f := map[string]float64{
 			"task_alignment":  alignment(c),
 			"mention_density": mentionDensity(c.hit, fileMention[c.hit.Path], m),
 			"file_type":       opt.FileTypes.Priority(c.hit.Path),
 		}
-		if t, ok := opt.Changed[c.hit.Path]; ok && newest > 0 {
-			days := float64(newest-t) / 86400
-			f["recency"] = math.Pow(0.5, days/opt.DecayDays)
+		if t, ok := changed[c.hit.Path]; ok && out.newest > 0 {
+			f["recency"] = recency(t, out.newest, opt.DecayDays)
 		}
 		for k, v := range f {
 			f[k] = float64(quantize(v)) / quantum
@@ -278,49 +294,61 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	}
 	out.sort()
 	out.files()
-	if err := dependencyDepth(out, opt); err != nil {
-		return nil, err
-	}
+	dependencyDepth(out, opt)
 	if err := expand(ctx, ix, out, opt); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// dependencyDepth adds the dependency_depth factor to every chunk: 1 −
-// d/(MaxDepth+1) for a file d references away from one of the Seeds best
-// files in the reference graph of the ranked files (1 for those files, 0
-// beyond MaxDepth), and ranks again. Files that cannot be read are left
-// out of the graph (their chunks get 0).
-func dependencyDepth(r *Ranking, opt Options) error {
+// recency is the recency factor of a file last changed at t: 0.5^(days
+// older than newest / decayDays).
+func recency(t, newest int64, decayDays float64) float64 {
+	return math.Pow(0.5, float64(newest-t)/86400/decayDays)
+}
+
+// dependencyDepth adds the dependency_depth factor to every chunk (see
+// depthFactor), measured from the Seeds best files, and ranks again.
+func dependencyDepth(r *Ranking, opt Options) {
 	if opt.Read == nil || len(r.Files) == 0 || opt.Factors.DependencyDepth == 0 {
-		return nil
+		return
 	}
-	files := make([]refgraph.File, 0, len(r.Files))
-	for _, f := range r.Files {
-		text, err := opt.Read(f.Path)
-		if err != nil {
-			continue
-		}
-		files = append(files, refgraph.File{Path: f.Path, Text: text})
+	paths := make([]string, len(r.Files))
+	for i, f := range r.Files {
+		paths[i] = f.Path
 	}
-	seeds := make([]string, 0, opt.Seeds)
-	for _, f := range r.Files[:min(opt.Seeds, len(r.Files))] {
-		seeds = append(seeds, f.Path)
-	}
-	dist := refgraph.Build(files).Distances(seeds, opt.MaxDepth)
+	r.seeds = paths[:min(opt.Seeds, len(paths))]
+	dist := distances(paths, r.seeds, opt)
 	for i := range r.Chunks {
 		c := &r.Chunks[i]
-		v := 0.0
-		if d, ok := dist[c.Path]; ok {
-			v = 1 - float64(d)/float64(opt.MaxDepth+1)
-		}
-		c.Factors["dependency_depth"] = float64(quantize(v)) / quantum
+		c.Factors["dependency_depth"] = depthFactor(dist, c.Path, opt.MaxDepth)
 		c.Relevance = relevance(c.Factors, opt.Factors)
 	}
 	r.sort()
 	r.files()
-	return nil
+}
+
+// distances are the files' distances from seeds in the reference graph of
+// the files (package refgraph), up to opt.MaxDepth. Files opt.Read cannot
+// read are left out of the graph.
+func distances(paths, seeds []string, opt Options) map[string]int {
+	files := make([]refgraph.File, 0, len(paths))
+	for _, p := range paths {
+		if text, err := opt.Read(p); err == nil {
+			files = append(files, refgraph.File{Path: p, Text: text})
+		}
+	}
+	return refgraph.Build(files).Distances(seeds, opt.MaxDepth)
+}
+
+// depthFactor is 1 − d/(maxDepth+1) for a file d references from a seed,
+// 0 beyond maxDepth, quantized.
+func depthFactor(dist map[string]int, p string, maxDepth int) float64 {
+	d, ok := dist[p]
+	if !ok {
+		return 0
+	}
+	return float64(quantize(1-float64(d)/float64(maxDepth+1))) / quantum
 }
 
 // sort puts the chunks in the total order.
@@ -383,7 +411,7 @@ func named(h index.Hit, f *fileMentions) []string {
 		out = append(out, "path")
 	}
 	own := index.SymbolName(h.Symbol)
-	for _, name := range slices.Sorted(mapsKeys(f.defs)) {
+	for _, name := range slices.Sorted(maps.Keys(f.defs)) {
 		if name == own {
 			out = append(out, "defines "+name)
 		} else {
@@ -521,7 +549,7 @@ func mentionDensity(h index.Hit, f *fileMentions, m Mentions) float64 {
 		return 0
 	}
 	miss := 1 - f.path
-	for _, name := range slices.Sorted(mapsKeys(f.defs)) {
+	for _, name := range slices.Sorted(maps.Keys(f.defs)) {
 		w := f.defs[name]
 		if index.SymbolName(h.Symbol) != name {
 			w /= 2 // defined elsewhere in the file
@@ -529,16 +557,6 @@ func mentionDensity(h index.Hit, f *fileMentions, m Mentions) float64 {
 		miss *= 1 - w
 	}
 	return 1 - miss
-}
-
-func mapsKeys(m map[string]float64) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // FileTypes are the priorities of the file-type factor, by kind of file.

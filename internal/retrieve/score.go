@@ -3,11 +3,9 @@ package retrieve
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/ctxpack/ctxpack/internal/index"
-	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
 
 // FileScore is the relevance of one file to a query, factor by factor.
@@ -122,38 +120,26 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 		return nil, fmt.Errorf("retrieve: %s has no chunks in the index (an empty file has nothing to score)", p)
 	}
 	*best = *h
-	m := ParseMentions(query)
-	_, files, err := mentionRanking(ctx, ix, query, m, opt.Mentions)
-	if err != nil {
-		return nil, err
-	}
 	f := map[string]float64{
 		"task_alignment":  0,
-		"mention_density": mentionDensity(*h, files[p], m),
+		"mention_density": mentionDensity(*h, r.mentions[p], r.Mentions),
 		"file_type":       opt.FileTypes.Priority(p),
 	}
-	var newest int64
-	for _, t := range opt.Changed {
-		newest = max(newest, t)
+	if opt.Changed != nil && r.newest > 0 {
+		changed, err := opt.Changed([]string{p})
+		if err != nil {
+			return nil, err
+		}
+		if t, ok := changed[p]; ok {
+			f["recency"] = recency(t, r.newest, opt.DecayDays)
+		}
 	}
-	if t, ok := opt.Changed[p]; ok && newest > 0 {
-		f["recency"] = math.Pow(0.5, float64(newest-t)/86400/opt.DecayDays)
-	}
-	if opt.Read != nil && len(r.Files) > 0 && opt.Factors.DependencyDepth != 0 {
-		files := make([]refgraph.File, 0, len(r.Files)+1)
-		for _, rf := range append(slices.Clone(r.Files), File{Path: p}) {
-			if text, err := opt.Read(rf.Path); err == nil {
-				files = append(files, refgraph.File{Path: rf.Path, Text: text})
-			}
+	if r.seeds != nil {
+		paths := []string{p}
+		for _, rf := range r.Files {
+			paths = append(paths, rf.Path)
 		}
-		seeds := make([]string, 0, opt.Seeds)
-		for _, rf := range r.Files[:min(opt.Seeds, len(r.Files))] {
-			seeds = append(seeds, rf.Path)
-		}
-		f["dependency_depth"] = 0
-		if d, ok := refgraph.Build(files).Distances(seeds, opt.MaxDepth)[p]; ok {
-			f["dependency_depth"] = 1 - float64(d)/float64(opt.MaxDepth+1)
-		}
+		f["dependency_depth"] = depthFactor(distances(paths, r.seeds, opt), p, opt.MaxDepth)
 	}
 	for k, v := range f {
 		f[k] = float64(quantize(v)) / quantum

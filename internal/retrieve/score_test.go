@@ -55,7 +55,7 @@ func TestScoreFile(t *testing.T) {
 	ctx := context.Background()
 	ix := scoreIndex(t, scoreTree)
 	day := int64(86400)
-	withChanged := Options{Changed: map[string]int64{"billing/invoice.py": 30 * day, "billing/currency.py": 23 * day, "setup.cfg": 16 * day}}
+	withChanged := Options{Changed: changedFrom(map[string]int64{"billing/invoice.py": 30 * day, "billing/currency.py": 23 * day, "setup.cfg": 16 * day})}
 	read := func(p string) (string, error) { return scoreTree[p], nil }
 	tests := []struct {
 		name, query, path string
@@ -154,7 +154,7 @@ func TestScoreFile(t *testing.T) {
 				}
 			}
 			if _, ok := present["recency"]; ok != (tt.opt.Changed != nil) {
-				t.Errorf("recency present = %v with Changed %v", ok, tt.opt.Changed)
+				t.Errorf("recency present = %v with Changed set %v", ok, tt.opt.Changed != nil)
 			}
 			if _, ok := present["dependency_depth"]; ok != (tt.opt.Read != nil) {
 				t.Errorf("dependency_depth present = %v with Read set %v", ok, tt.opt.Read != nil)
@@ -220,5 +220,18 @@ func TestScoreFileAgreesWithRank(t *testing.T) {
 	}
 	if compared < 2 {
 		t.Errorf("only %d files compared", compared)
+	}
+}
+
+// changedFrom is an Options.Changed that knows the commit times in m.
+func changedFrom(m map[string]int64) func([]string) (map[string]int64, error) {
+	return func(paths []string) (map[string]int64, error) {
+		out := map[string]int64{}
+		for _, p := range paths {
+			if t, ok := m[p]; ok {
+				out[p] = t
+			}
+		}
+		return out, nil
 	}
 }
