@@ -79,7 +79,7 @@ func (p *Project) OpenIndex(o IndexOptions, readOnly bool) (*OpenedIndex, error)
 	return &OpenedIndex{Index: ix, State: state, Shown: shown}, nil
 }
 
-// Update brings the index up to date with the project's files.
+// UpdateIndex brings the index up to date with the project's files.
 func (p *Project) UpdateIndex(ctx context.Context, oi *OpenedIndex, progress func(index.Progress)) (*index.Stats, error) {
 	stats, err := oi.Update(ctx, p.FS, progress)
 	if errors.Is(err, fs.ErrPermission) {
@@ -92,11 +92,11 @@ func (p *Project) UpdateIndex(ctx context.Context, oi *OpenedIndex, progress fun
 // embedder (embed: in the configuration); nil stats and no error when none
 // is configured.
 func (p *Project) EmbedIndex(ctx context.Context, oi *OpenedIndex, progress func(index.Progress)) (*index.EmbedStats, error) {
-	e, err := p.embedder()
-	if err != nil || e == nil {
+	opt, _, err := p.retrieval() // the embedder, loaded once per project
+	if err != nil || opt.Embedder == nil {
 		return nil, err
 	}
-	return oi.Embed(ctx, p.FS, e, progress)
+	return oi.Embed(ctx, p.FS, opt.Embedder, progress)
 }
 
 // currentIndex opens the index for retrieval and, unless o.NoUpdate,
