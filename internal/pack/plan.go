@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -54,26 +55,33 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		}
 		blocks[i] = it.block(ch.level, text)
 	}
-	content := render.Content(o.Format, o.Metadata, blocks)
-	// Per-part figures: a part's tokens are its block's measured cost plus
-	// its run header when it has one.
+	// The content is the format's opening, each block's run header (doc
+	// format) and body, and its closing: render.Content, built here from
+	// the pieces so that every joint between them can be checked. A part's
+	// tokens are its body's measured cost plus its run header's.
 	tokens := make([]int, len(list))
-	segments := make([]string, len(list))
+	pieces := make([]string, 0, 2*len(list))
 	prev := ""
 	for i, it := range list {
 		ch := chosen[it]
-		segments[i] = render.Segment(o.Format, blocks[i], prev)
-		if ch.truncated {
-			tokens[i] = o.Tokenizer.Count(render.Body(o.Format, blocks[i]))
-		} else {
-			tokens[i] = f.c.body(it, ch.level)
-		}
-		if render.RunHeader(o.Format, blocks[i], prev) != "" {
+		body := render.Body(o.Format, blocks[i])
+		if h := render.RunHeader(o.Format, blocks[i], prev); h != "" {
+			pieces = append(pieces, h)
 			tokens[i] += f.c.header(it)
+		}
+		pieces = append(pieces, body)
+		if ch.truncated {
+			tokens[i] += o.Tokenizer.Count(body)
+		} else {
+			tokens[i] += f.c.body(it, ch.level)
 		}
 		prev = blocks[i].Doc
 	}
-	total := f.countContent(content, segments, tokens)
+	content := ""
+	if len(blocks) > 0 {
+		content = render.Open(o.Format, o.Metadata) + strings.Join(pieces, "") + render.Close(o.Format)
+	}
+	total := f.countContent(content, pieces, tokens)
 	if o.Overflow != Allow && total > o.Budget {
 		return &Result{Plan: render.Plan{TotalTokens: total}}, true
 	}
@@ -134,7 +142,8 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 }
 
 // countContent counts the emitted content exactly. When every boundary
-// between the format's opening text, the segments and its closing text is
+// between the format's opening text, the pieces (run headers and bodies)
+// and its closing text is
 // one where the encoding must start a new piece (tokenizer.SafeBoundary),
 // the count of the whole is exactly the sum of the counts of the pieces,
 // and the segments' measured counts are summed; otherwise the whole text

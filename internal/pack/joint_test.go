@@ -1,0 +1,37 @@
+package pack
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// In the doc format a run header ends in a newline and the body after it
+// may start with "/" or a newline, which o200k_base joins to that
+// newline. The count must be that of the emitted text at every budget.
+// (It once added the header's and the body's counts: a plan said 9
+// tokens for a 10-token output within a budget of 9.)
+func TestDocRunHeaderJoint(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := []string{"/* c */\n", "/x\n", "// Package a\n", "\n", "\n\npackage a\n", "x\n"}
+	var parts []Part
+	for i, b := range bodies {
+		parts = append(parts, Part{Key: fmt.Sprintf("p%d", i), Path: fmt.Sprintf("f%d.go", i), Score: 1 - float64(i)/10, Text: full(b)})
+	}
+	for budget := 1; budget <= 60; budget++ {
+		for _, ov := range []Overflow{Drop, Degrade, Truncate} {
+			res, err := Assemble(parts, Options{Budget: budget, Tokenizer: tok, Format: "doc", Overflow: ov})
+			if err != nil {
+				continue
+			}
+			got := tok.Count(string(res.Output))
+			if res.Plan.TotalTokens != got || got > budget {
+				t.Errorf("budget %d, %s: plan says %d tokens, the output has %d", budget, ov, res.Plan.TotalTokens, got)
+			}
+		}
+	}
+}
