@@ -2,9 +2,7 @@ package pack
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -105,25 +103,11 @@ func mix(a, b uint64) uint64 {
 }
 
 // allShingles computes every item's shingles in parallel; the result is
-// by index, so scheduling never shows.
+// by index, so scheduling never shows. Pinned items have theirs too: they
+// are never dropped, but a later copy of one is.
 func allShingles(items []*item) []shingleSet {
 	out := make([]shingleSet, len(items))
-	var wg sync.WaitGroup
-	next := make(chan int, 64)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				if !items[i].Pinned {
-					out[i] = shingles(items[i].text[items[i].start])
-				}
-			}
-		})
-	}
-	for i := range items {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(items), func(i int) { out[i] = shingles(items[i].text[items[i].start]) })
 	return out
 }
 

@@ -76,3 +76,23 @@ func TestShinglesSampleOnlyBigParts(t *testing.T) {
 		t.Error("white space changes the shingle of a short text")
 	}
 }
+
+// A part that repeats a pinned part is dropped like any other copy; the
+// pinned part itself stays.
+func TestDedupCopyOfPinned(t *testing.T) {
+	task := "Add multi-currency support to invoice generation so that totals are converted once at the cycle rate and rounded half-even in minor units.\n"
+	parts := []Part{
+		{Key: "task", Path: "task.md", Pinned: true, Text: full(task)},
+		{Key: "copy", Path: "copy.md", Score: 0.9, Text: full(task + "One more line.\n")},
+	}
+	res, err := Assemble(parts, Options{Budget: 1000, Tokenizer: runeCounter{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Plan.Parts) != 1 || res.Plan.Parts[0].Key != "task" {
+		t.Errorf("parts %v, want only the pinned task", res.Plan.Parts)
+	}
+	if len(res.Plan.Dropped) != 1 || !strings.HasPrefix(res.Plan.Dropped[0].Reason, "overlaps task") {
+		t.Errorf("dropped %v, want copy as overlapping task", res.Plan.Dropped)
+	}
+}
