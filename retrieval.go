@@ -12,6 +12,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -174,8 +175,12 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil
 	}
-	parts, warns := chunkParts(r, tiers)
+	parts, skipped, warns := chunkParts(r, tiers)
 	warnings := append(append(r.warnings, p.Warnings...), warns...)
+	if len(skipped) > 0 {
+		key = "" // the files differ from the index: do not keep this answer
+	}
+	o.Dropped = skipped
 	for _, t := range tiers {
 		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: t.Name, Share: t.Share})
 	}
@@ -195,10 +200,12 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 // chunkParts makes a part of each ranked chunk, read from the project's
 // files. A chunk whose text no longer has the indexed content id (its
 // file changed since the index was updated), or whose file cannot be
-// read, is left out with a warning, one per file.
-func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []string) {
+// read, is left out: it is returned as dropped with the reason, and
+// warned about once per file.
+func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []render.Dropped, []string) {
 	var warnings []string
 	var parts []pack.Part
+	var skipped []render.Dropped
 	warned := map[string]bool{}
 	for _, c := range r.Chunks {
 		text, err := r.texts.read(c.Path)
@@ -214,6 +221,8 @@ func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []string) {
 			}
 		}
 		if err != nil {
+			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)
+			skipped = append(skipped, render.Dropped{Key: key, Path: c.Path, Reason: err.Error()})
 			if !warned[c.Path] {
 				warned[c.Path] = true
 				warnings = append(warnings, fmt.Sprintf("skipped chunks of %s: %v", c.Path, err))
@@ -222,7 +231,7 @@ func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []string) {
 		}
 		parts = append(parts, chunkPart(c, body, tierOf(c.Relevance, tiers)))
 	}
-	return parts, warnings
+	return parts, skipped, warnings
 }
 
 // tierOf is the tier a relevance places a part in.

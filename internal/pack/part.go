@@ -200,6 +200,9 @@ type Options struct {
 	// seed's recency weight and decay. Ages are relative to the newest
 	// input, never to the clock.
 	PreferRecent bool
+	// Dropped are parts the collector left out before assembly, with their
+	// reasons: reported first in the plan's dropped, in the order given.
+	Dropped []render.Dropped
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string

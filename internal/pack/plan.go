@@ -123,7 +123,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		partTokens += tokens[i]
 		plan.Parts = append(plan.Parts, pp)
 	}
-	plan.Dropped = f.dropped(pre, chosen)
+	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
 	plan.Metrics = metrics(list, total, partTokens, o.Budget)
 
 	sum := sha256.Sum256([]byte(content))
