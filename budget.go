@@ -3,11 +3,8 @@ package ctxpack
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/record"
 )
 
@@ -47,37 +44,6 @@ type TierAllocation struct {
 	// tiers side by side in proportion to their shares, and passes the
 	// share a tier does not use on to the tiers after it.
 	Tokens int `json:"tokens"`
-}
-
-// TargetMode says which mode Context assembles a target in, without
-// assembling it: "links" for an artifact id, "pack" for a file or
-// directory of the project, "retrieval" for free text (and "-", the
-// query on standard input). An id-like target that names no artifact is
-// the error Context gives.
-func (p *Project) TargetMode(target string) (string, error) {
-	if target == "-" {
-		return "retrieval", nil
-	}
-	set, err := p.artifacts()
-	if err != nil {
-		return "", err
-	}
-	// The same tests, in the same order, as Context.
-	if _, ok := set.ByID[target]; ok {
-		return "links", nil
-	}
-	path := target
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(p.Dir, path)
-	}
-	if _, err := os.Stat(path); err == nil {
-		return "pack", nil
-	}
-	if idLike.MatchString(target) {
-		_, err := graph.Traverse(set, target, graph.Options{})
-		return "", fmt.Errorf("ctxpack: %w", err)
-	}
-	return "retrieval", nil
 }
 
 // unbudgeted reports whether neither the request nor the configuration

@@ -90,7 +90,7 @@ func TestTargetMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"TASK-1", "billing", "billing/invoice.py", "round the invoice total", "TASK-2"} {
+	for _, target := range []string{"TASK-1", "billing", "billing/invoice.py", "round the invoice total", "TASK-2", "billing/missing.py"} {
 		mode, merr := p.TargetMode(target)
 		res, cerr := p.Context(context.Background(), target, Request{Budget: 2000})
 		if (merr != nil) != (cerr != nil) {

@@ -54,33 +54,55 @@ func (p *Project) Artifacts() (*artifact.Set, error) { return p.artifacts() }
 var idLike = regexp.MustCompile(`^[A-Za-z]+-[A-Za-z0-9_.-]+$`)
 
 // Context assembles the context for a target: an artifact id (links mode:
-// the task and what its links reach) or a file or directory of the
-// project (pack mode).
+// the task and what its links reach), a file or directory of the project
+// (pack mode), or free text (retrieval mode); see TargetMode.
 func (p *Project) Context(ctx context.Context, target string, req Request) (*Result, error) {
-	set, err := p.artifacts()
+	mode, err := p.TargetMode(target)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := set.ByID[target]; ok {
+	switch mode {
+	case "links":
 		res, _, err := p.Links(ctx, target, req)
 		return res, err
+	case "pack":
+		req.Paths = []string{target}
+		return p.Pack(ctx, req)
+	}
+	return p.Retrieve(ctx, target, req)
+}
+
+// TargetMode says which mode Context assembles a target in, without
+// assembling it: "links" for an artifact id, "pack" for a file or
+// directory of the project, "retrieval" for free text (and "-", the
+// query on standard input). An id-like target that names no artifact is
+// an error, and so is a path-like one that names nothing (*TargetError).
+func (p *Project) TargetMode(target string) (string, error) {
+	if target == "-" {
+		return "retrieval", nil
+	}
+	set, err := p.artifacts()
+	if err != nil {
+		return "", err
+	}
+	if _, ok := set.ByID[target]; ok {
+		return "links", nil
 	}
 	path := target
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(p.Dir, path)
 	}
 	if _, err := os.Stat(path); err == nil {
-		req.Paths = []string{target}
-		return p.Pack(ctx, req)
+		return "pack", nil
 	}
 	if idLike.MatchString(target) {
 		_, err := graph.Traverse(set, target, graph.Options{})
-		return nil, fmt.Errorf("ctxpack: %w", err)
+		return "", fmt.Errorf("ctxpack: %w", err)
 	}
 	if pathLike(target) {
-		return nil, &TargetError{Target: target}
+		return "", &TargetError{Target: target}
 	}
-	return p.Retrieve(ctx, target, req)
+	return "retrieval", nil
 }
 
 // TargetError is a target that looks like a path but is neither a file

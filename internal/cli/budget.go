@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -156,6 +157,10 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 			return err
 		}
 		if doc.Mode, err = p.TargetMode(o.target); err != nil {
+			var te *ctxpack.TargetError
+			if errors.As(err, &te) {
+				err = usageError{err}
+			}
 			return err
 		}
 		if doc.Allocation, err = p.Allocation(req, doc.Mode); err != nil {
