@@ -303,43 +303,46 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
 }
 
-// The weights of the factors that rank the files of a pack under a budget
-// or with a query: a file's score is the weighted mean of its factors,
-// each in [0, 1]. The
+// The weights of the factors that rank the files of a pack under a budget:
+// a file's score is the weighted mean of its factors, each in [0, 1]. The
 // main factor is the file's centrality in the graph of references between
-// the files (internal/refgraph), or, for a pack ranked by a query, its
-// relevance to the query. Recency is left out, and the other weights
-// renormalized, when git knows none of the files.
+// the files (internal/refgraph). Recency is left out, and the other
+// weights renormalized, when git knows none of the files.
 const (
-	weightMain     = 0.6 // centrality, or relevance to the query
+	weightMain     = 0.6 // centrality
 	weightRecency  = 0.3 // 0.5^(days older than the newest file / 7)
 	weightFileType = 0.1 // source 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5
 )
 
 // rankParts scores the parts of a pack under a budget or with a query and
-// puts each factor, in millionths, in their Components: "centrality" (or
-// "relevance" with a query), "recency" when the tree has git history, and
-// "file_type". Files the query does not match have relevance 0; files git
-// does not know have recency 0.
+// puts each factor, in millionths, in their Components. With a query a
+// file's score is its retrieval relevance ("relevance"; 0 for files the
+// query does not match), which already weighs file type, recency and the
+// rest. Otherwise it is the weighted mean of "centrality", "recency"
+// (when the tree has git history; 0 for files git does not know) and
+// "file_type".
 func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string, idx IndexOptions) ([]string, error) {
-	var warnings []string
-	mainName, main := "centrality", map[string]float64{}
 	if query != "" {
-		files, warns, err := p.RankFiles(ctx, query, idx)
+		files, warnings, err := p.RankFiles(ctx, query, idx)
 		if err != nil {
 			return nil, err
 		}
+		rel := make(map[string]float64, len(files))
 		for _, f := range files {
-			main[f.Path] = f.Relevance
+			rel[f.Path] = f.Relevance
 		}
-		mainName, warnings = "relevance", warns
-	} else {
-		files := make([]refgraph.File, len(parts))
 		for i := range parts {
-			files[i] = refgraph.File{Path: parts[i].Path, Text: parts[i].Text[pack.Full]}
+			r := unitScore(rel[parts[i].Path])
+			parts[i].Components = map[string]float64{"relevance": r}
+			parts[i].Score = r
 		}
-		main = refgraph.Build(files).Centrality()
+		return warnings, nil
 	}
+	files := make([]refgraph.File, len(parts))
+	for i := range parts {
+		files[i] = refgraph.File{Path: parts[i].Path, Text: parts[i].Text[pack.Full]}
+	}
+	mainName, main := "centrality", refgraph.Build(files).Centrality()
 	changed, err := p.lastChanged(ctx, parts)
 	if err != nil {
 		return nil, err
@@ -366,7 +369,7 @@ func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string
 		}
 		pt.Score = sum / weights
 	}
-	return warnings, nil
+	return nil, nil
 }
 
 // unitScore clamps a factor to [0, 1] (NaN is 0) and rounds it to

@@ -250,8 +250,9 @@ between files: a file that uses an identifier another file defines points
 to it), recency 0.3 (0.5^(days older than the newest file / 7), from git
 commit times; left out when git knows no file) and file type 0.1 (source
 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5); ties go by path. With
---query, relevance to the query (from the repository index, which is
-brought up to date first) takes the place of centrality. --format json
+--query, the score is the file's relevance to the query as retrieval mode
+ranks it (from the repository index, brought up to date first; it already
+weighs file type and recency); files it does not match score 0. --format json
 shows each factor in the part's components. With the default overflow
 strategy, degrade, every file is first listed by its metadata, and then the
 highest-ranked files are raised to their summary, detailed and full levels
