@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"slices"
 	"strings"
 )
@@ -79,30 +81,9 @@ func (ix *Index) chunkRows(ctx context.Context, where string, args ...any) ([]Hi
 	return out, nil // ids stay set: Definitions needs none, FileChunks clears them
 }
 
-// SymbolName is the name a chunk's symbol defines: its last identifier
-// ("Invoice.total" → "total", "(*Server).ServeHTTP" → "ServeHTTP"); ""
-// for headings and chunks with no symbol.
-func SymbolName(symbol string) string {
-	if symbol == "" || strings.HasPrefix(symbol, "#") {
-		return ""
-	}
-	end := len(symbol)
-	for end > 0 && !isIdentByte(symbol[end-1]) {
-		end--
-	}
-	start := end
-	for start > 0 && isIdentByte(symbol[start-1]) {
-		start--
-	}
-	return symbol[start:end]
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// Definitions returns the chunks whose symbol defines one of names
-// (SymbolName equal to it, case-sensitive), ordered by path and sequence.
+// Definitions returns the chunks whose symbol defines one of names (one
+// of chunk.SymbolNames equal to it, case-sensitive), ordered by path and
+// sequence.
 // Names that are not identifiers are ignored.
 func (ix *Index) Definitions(ctx context.Context, names []string) ([]Hit, error) {
 	ix.mu.RLock()
@@ -137,7 +118,7 @@ func (ix *Index) Definitions(ctx context.Context, names []string) ([]Hit, error)
 			return nil, err
 		}
 		for _, h := range hits {
-			if want[SymbolName(h.Symbol)] {
+			if slices.ContainsFunc(chunk.SymbolNames(h.Symbol), func(n string) bool { return want[n] }) {
 				h.id = 0
 				out = append(out, h)
 			}

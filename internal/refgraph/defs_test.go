@@ -174,11 +174,11 @@ mod tests {}
 func chunkNames(path string, src []byte) []string {
 	var names []string
 	for _, c := range chunk.Split(path, src) {
-		symbolNames(c.Symbol, func(n string) {
-			if len(n) >= MinIdentLen && !(family(path) == "go" && goPredeclared[n]) {
+		for _, n := range chunk.SymbolNames(c.Symbol) {
+			if isIdent(n) && len(n) >= MinIdentLen && !(family(path) == "go" && goPredeclared[n]) {
 				names = append(names, n)
 			}
-		})
+		}
 	}
 	return sortedSet(names)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/index"
@@ -143,5 +144,30 @@ func TestRankDependencyDepth(t *testing.T) {
 		case c.Path != best && d > 0.75:
 			t.Errorf("%s#%d outside the seed has depth factor %v, want at most 0.75", c.Path, c.Seq, d)
 		}
+	}
+}
+
+// Small units merged into one chunk ("Alpha, Beta, Gamma") each count as
+// a definition the query can name, not only the last one.
+func TestRankMergedChunkDefinitions(t *testing.T) {
+	dir := t.TempDir()
+	src := "package g\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int { return 2 }\n\nfunc Gamma() int { return 3 }\n"
+	if err := os.WriteFile(filepath.Join(dir, "g.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := buildIndex(t, dir)
+	defs, err := ix.Definitions(context.Background(), []string{"Alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 1 || defs[0].Symbol != "Alpha, Beta, Gamma" {
+		t.Fatalf("Definitions(Alpha) = %+v, want the merged chunk", defs)
+	}
+	r, err := Rank(context.Background(), ix, "why does `Alpha` return one", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Chunks) == 0 || !slices.Contains(r.Chunks[0].Named, "defines Alpha") {
+		t.Errorf("first chunk named %v, want defines Alpha", r.Chunks[0].Named)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
@@ -281,7 +282,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	for _, c := range order {
 		f := map[string]float64{
 			"task_alignment":  alignment(c),
-			"mention_density": mentionDensity(c.hit, fileMention[c.hit.Path], m),
+			"mention_density": mentionDensity(c.hit, fileMention[c.hit.Path]),
 			"file_type":       opt.FileTypes.Priority(c.hit.Path),
 		}
 		if t, ok := changed[c.hit.Path]; ok && out.newest > 0 {
@@ -410,9 +411,9 @@ func named(h index.Hit, f *fileMentions) []string {
 	if f.path > 0 {
 		out = append(out, "path")
 	}
-	own := index.SymbolName(h.Symbol)
+	own := chunk.SymbolNames(h.Symbol)
 	for _, name := range slices.Sorted(maps.Keys(f.defs)) {
-		if name == own {
+		if slices.Contains(own, name) {
 			out = append(out, "defines "+name)
 		} else {
 			out = append(out, "file defines "+name)
@@ -477,16 +478,31 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 		if err != nil {
 			return nil, nil, err
 		}
-		count := map[string]int{}
-		for _, d := range defs {
-			count[index.SymbolName(d.Symbol)]++
+		// A chunk may define several names (a merged chunk); only those
+		// the query mentions count.
+		mentioned := make(map[string]bool, len(m.Idents))
+		for _, id := range m.Idents {
+			mentioned[id] = true
 		}
-		for _, d := range defs {
-			name := index.SymbolName(d.Symbol)
-			spec := 1 / float64(count[name])
+		names := make([][]string, len(defs))
+		count := map[string]int{}
+		for i, d := range defs {
+			for _, n := range chunk.SymbolNames(d.Symbol) {
+				if mentioned[n] {
+					names[i] = append(names[i], n)
+					count[n]++
+				}
+			}
+		}
+		for i, d := range defs {
+			best := 0.0
 			f := get(d.Path)
-			f.defs[name] = max(f.defs[name], spec)
-			list = append(list, scored{d, spec})
+			for _, name := range names[i] {
+				spec := 1 / float64(count[name])
+				f.defs[name] = max(f.defs[name], spec)
+				best = max(best, spec)
+			}
+			list = append(list, scored{d, best})
 		}
 	}
 	if len(m.Paths) > 0 {
@@ -544,14 +560,15 @@ func bestChunk(ctx context.Context, ix *index.Index, query, p string) (*index.Hi
 
 // mentionDensity combines the mentions of a chunk's file (its path, the
 // names it defines) and of the chunk itself: 1 − Π(1 − w) over them.
-func mentionDensity(h index.Hit, f *fileMentions, m Mentions) float64 {
+func mentionDensity(h index.Hit, f *fileMentions) float64 {
 	if f == nil {
 		return 0
 	}
+	own := chunk.SymbolNames(h.Symbol)
 	miss := 1 - f.path
 	for _, name := range slices.Sorted(maps.Keys(f.defs)) {
 		w := f.defs[name]
-		if index.SymbolName(h.Symbol) != name {
+		if !slices.Contains(own, name) {
 			w /= 2 // defined elsewhere in the file
 		}
 		miss *= 1 - w

@@ -122,7 +122,7 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 	*best = *h
 	f := map[string]float64{
 		"task_alignment":  0,
-		"mention_density": mentionDensity(*h, r.mentions[p], r.Mentions),
+		"mention_density": mentionDensity(*h, r.mentions[p]),
 		"file_type":       opt.FileTypes.Priority(p),
 	}
 	if opt.Changed != nil && r.newest > 0 {
