@@ -580,7 +580,20 @@ func (p *parser) text(key string, v *yaml.Node) (string, *ParseError) {
 	return oneLine(v.Value), nil
 }
 
-// paths reads the paths field: a list of globs, or one glob.
+// CleanGlob is a paths glob as the project uses it: without a leading
+// "./" or "/" (globs start at the project root, as in .gitignore) and
+// without a trailing "/".
+func CleanGlob(g string) string {
+	g = strings.TrimPrefix(g, "./")
+	g = strings.TrimLeft(g, "/")
+	if len(g) > 1 {
+		g = strings.TrimSuffix(g, "/")
+	}
+	return g
+}
+
+// paths reads the paths field: a list of globs, or one glob, each cleaned
+// (CleanGlob); a glob that leaves the project ("..", a drive) is an error.
 func (p *parser) paths(v *yaml.Node) *ParseError {
 	a := p.a
 	items, perr := p.list("paths", "a list of globs like src/billing/**", v)
@@ -594,6 +607,9 @@ func (p *parser) paths(v *yaml.Node) *ParseError {
 		g := it.Value
 		if strings.TrimSpace(g) == "" || strings.ContainsFunc(g, unicode.IsControl) {
 			return p.errorf(p.line(it), "paths item %d must be a glob on one line like src/billing/** (got %s)", i+1, describe(it))
+		}
+		if g = CleanGlob(g); g == "" || g == ".." || strings.HasPrefix(g, "../") || strings.Contains(g, "/../") || strings.HasSuffix(g, "/..") || len(g) > 1 && g[1] == ':' {
+			return p.errorf(p.line(it), "paths item %d must stay inside the project: a glob from the project root like src/billing/** (got %s)", i+1, describe(it))
 		}
 		a.Paths = append(a.Paths, g)
 		if _, ok := a.Line["paths["+g+"]"]; !ok {

@@ -363,3 +363,24 @@ func TestParseLargeInputs(t *testing.T) {
 		t.Errorf("large inputs took %v", d)
 	}
 }
+
+// Paths globs start at the project root: a leading ./ or / and a trailing
+// / are dropped, and a glob that leaves the project is an error with its
+// line, so no such path reaches a plan.
+func TestParsePathsStayInside(t *testing.T) {
+	src := "---\nid: SPEC-1\ntitle: T\nstatus: current\npaths: [./src/billing/, /lib/**, src]\n---\n"
+	a, err := Parse(specPath, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"src/billing", "lib/**", "src"}, a.Paths); d != "" {
+		t.Errorf("paths (-want +got):\n%s", d)
+	}
+	for _, g := range []string{"../other/**", "src/../../x", "..", "C:/x/**", "a/.."} {
+		src := "---\nid: SPEC-1\ntitle: T\nstatus: current\npaths:\n  - " + g + "\n---\n"
+		_, err := Parse(specPath, []byte(src))
+		if err == nil || !strings.Contains(err.Error(), ":6: paths item 1 must stay inside the project") {
+			t.Errorf("paths [%s]: %v, want an error at line 6", g, err)
+		}
+	}
+}

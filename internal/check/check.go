@@ -377,8 +377,7 @@ func (c *checker) paths() {
 // anyFile reports whether glob g matches any file of the project: only the
 // files that begin with its literal prefix need matching.
 func (c *checker) anyFile(g string) bool {
-	g = cleanGlob(g)
-	prefix := literalPrefix(g)
+	prefix := literalPrefix(g) // artifact globs are clean (artifact.CleanGlob)
 	i := sort.SearchStrings(c.names, prefix)
 	for ; i < len(c.names) && strings.HasPrefix(c.names[i], prefix); i++ {
 		if globMatches(g, c.names[i]) {
@@ -421,22 +420,11 @@ func (c *checker) orphans(files []fileAnnotations) {
 // governs reports whether one of globs matches the file p.
 func governs(globs []string, p string) bool {
 	for _, g := range globs {
-		if globMatches(cleanGlob(g), p) {
+		if globMatches(g, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// cleanGlob drops a leading "./" or "/" and a trailing "/" from a paths
-// glob: paths are relative to the project root either way.
-func cleanGlob(g string) string {
-	g = strings.TrimPrefix(g, "./")
-	g = strings.TrimLeft(g, "/")
-	if len(g) > 1 {
-		g = strings.TrimSuffix(g, "/")
-	}
-	return g
 }
 
 // globMatches reports whether the paths glob g matches the file p or one of
