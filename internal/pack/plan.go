@@ -100,7 +100,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
-	partTokens := 0
+	textTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
 		pp := render.PlanPart{
@@ -120,11 +120,13 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		if len(o.Policy.Buckets) > 1 {
 			pp.Bucket = o.Policy.Buckets[it.bucket].Name
 		}
-		partTokens += tokens[i]
+		if o.Budget > 0 { // coverage is a share of the budget: the text alone, without headings
+			textTokens += o.Tokenizer.Count(blocks[i].Text)
+		}
 		plan.Parts = append(plan.Parts, pp)
 	}
 	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
-	plan.Metrics = metrics(list, total, partTokens, o.Budget)
+	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
 	sum := sha256.Sum256([]byte(content))
 	plan.Digest = "sha256:" + hex.EncodeToString(sum[:])
@@ -241,13 +243,14 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 }
 
 // metrics computes the plan's quality figures. Coverage counts the parts'
-// tokens: after dedup every emitted part is distinct content, so these are
-// the unique tokens of CFS-021's metric (the format's wrapper is not).
-func metrics(list []*item, total, partTokens, budget int) render.Metrics {
+// text, without the format's headings and wrapper: after dedup every
+// emitted part is distinct content, so these are the unique tokens of
+// CFS-021's metric.
+func metrics(list []*item, total, textTokens, budget int) render.Metrics {
 	var m render.Metrics
 	if budget > 0 {
 		m.Utilization = round4(float64(total) / float64(budget))
-		m.Coverage = round4(float64(partTokens) / float64(budget))
+		m.Coverage = round4(float64(textTokens) / float64(budget))
 	}
 	// Coherence: adjacent pairs from one document, out of the most there
 	// could be (a document of k parts can give k-1); 1 when none could.
