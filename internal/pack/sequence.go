@@ -50,7 +50,6 @@ type bucketQueue struct {
 type builder struct {
 	c         *coster
 	opt       *Options
-	ladders   map[*item][]Level
 	firstStep map[*item]*step
 	buckets   []*bucketQueue
 	fillers   bool
@@ -65,7 +64,7 @@ type builder struct {
 // Pinned items come first, at their start level. When stopAt is not
 // negative, building stops once a step's key passes it.
 func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) sequence {
-	b := &builder{c: c, opt: opt, ladders: map[*item][]Level{}, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}}
+	b := &builder{c: c, opt: opt, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}}
 	b.fillers = opt.Overflow == Degrade || opt.Overflow == Drop
 	b.overhead = overhead
 	for _, bk := range opt.Policy.Buckets {
@@ -180,9 +179,6 @@ func lowestRung(it *item) Level {
 // the next resolveAhead items of q are resolved with it, in parallel.
 func (b *builder) ladder(q *bucketQueue, i int) []Level {
 	it := q.items[i]
-	if l, ok := b.ladders[it]; ok {
-		return l
-	}
 	low := b.first(it)
 	if low == it.start {
 		return []Level{low}
@@ -200,7 +196,6 @@ func (b *builder) ladder(q *bucketQueue, i int) []Level {
 	}
 	lad = append(lad, low)
 	slices.Reverse(lad)
-	b.ladders[it] = lad
 	return lad
 }
 
