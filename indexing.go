@@ -50,14 +50,8 @@ func (p *Project) OpenIndex(o IndexOptions, readOnly bool) (*OpenedIndex, error)
 	}
 	opts := index.Options{
 		Walk:        p.Config.Walk.Options(),
-		LockTimeout: o.Wait,
+		LockTimeout: o.Wait, // the same meaning: 0 the default, negative no wait
 		ReadOnly:    readOnly,
-	}
-	if o.Wait == 0 {
-		opts.LockTimeout = index.DefaultLockTimeout
-	}
-	if o.Wait < 0 {
-		opts.LockTimeout = -1
 	}
 	shown := dbPath
 	if rel, err := filepath.Rel(p.Root, dbPath); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

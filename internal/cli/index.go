@@ -31,9 +31,6 @@ func (f *indexFlags) add(fs *pflag.FlagSet) {
 type openedIndex struct {
 	p *ctxpack.Project
 	*ctxpack.OpenedIndex
-	ix    *index.Index
-	state index.State
-	shown string // the database's path as printed: relative to the project root when inside it
 }
 
 // options are the facade's index options for the flags.
@@ -62,7 +59,7 @@ func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*opened
 	if err != nil {
 		return nil, err
 	}
-	return &openedIndex{p: p, OpenedIndex: oi, ix: oi.Index, state: oi.State, shown: oi.Shown}, nil
+	return &openedIndex{p: p, OpenedIndex: oi}, nil
 }
 
 // progress is the index update's progress on a terminal; done ends it.
@@ -93,7 +90,7 @@ func indexProgress(ios *IOStreams, shown string) (progress func(index.Progress),
 
 // update brings the index up to date, with a progress line on a terminal.
 func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats, error) {
-	progress, done := indexProgress(ios, oi.shown)
+	progress, done := indexProgress(ios, oi.Shown)
 	stats, err := oi.p.UpdateIndex(ctx, oi.OpenedIndex, progress)
 	done()
 	if err != nil {
@@ -170,7 +167,7 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 	if err != nil {
 		return err
 	}
-	defer oi.ix.Close()
+	defer oi.Close()
 	if o.status {
 		return indexStatus(ctx, o, oi)
 	}
@@ -182,7 +179,7 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 	if _, err := fmt.Fprintln(o.ios.Out, summaryLine(st, time.Since(start))); err != nil {
 		return err
 	}
-	progress, done := indexProgress(o.ios, oi.shown)
+	progress, done := indexProgress(o.ios, oi.Shown)
 	start = time.Now()
 	es, err := oi.p.EmbedIndex(ctx, oi.OpenedIndex, progress)
 	done()
@@ -265,13 +262,13 @@ type skippedJSON struct {
 }
 
 func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
-	st, err := oi.ix.Status(ctx, oi.p.FS)
+	st, err := oi.Status(ctx, oi.p.FS)
 	if err != nil {
 		return err
 	}
 	if o.g.format == "json" {
 		doc := statusJSON{
-			Index: oi.shown, State: st.State.Reason.String(), Detail: st.State.Detail,
+			Index: oi.Shown, State: st.State.Reason.String(), Detail: st.State.Detail,
 			FormatVersion: st.FormatVersion, StateRoot: st.StateRoot, Walk: st.Walk,
 			Files: st.Files, Chunks: st.Chunks,
 			Languages: []languageJSON{}, Skipped: []skippedJSON{},
@@ -302,13 +299,13 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 	}
 	switch st.State.Reason {
 	case index.Current:
-		w("index", "%s (format %d, current)", oi.shown, st.FormatVersion)
+		w("index", "%s (format %d, current)", oi.Shown, st.FormatVersion)
 	case index.Missing:
-		w("index", "%s (missing); run 'ctxpack index'", oi.shown)
+		w("index", "%s (missing); run 'ctxpack index'", oi.Shown)
 		_, err := io.WriteString(o.ios.Out, b.String())
 		return err
 	default:
-		w("index", "%s (%s); 'ctxpack index' will rebuild it", oi.shown, st.State)
+		w("index", "%s (%s); 'ctxpack index' will rebuild it", oi.Shown, st.State)
 	}
 	if st.StateRoot != "" {
 		w("state root", "%s", st.StateRoot)
