@@ -9,8 +9,7 @@ import (
 	"strings"
 )
 
-// ready holds the read lock and checks that the index can be read; the
-// caller releases the lock.
+// ready checks that the index can be read: the caller holds ix.mu.
 func (ix *Index) ready() error {
 	if ix.state.Reason != Current {
 		return &NotCurrentError{Path: ix.path, State: ix.state}

@@ -101,8 +101,8 @@ func quantize(s float64) int64 { return int64(math.Round(s * quantum)) }
 func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOptions) ([]Hit, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.state.Reason != Current {
-		return nil, &NotCurrentError{Path: ix.path, State: ix.state}
+	if err := ix.ready(); err != nil {
+		return nil, err
 	}
 	if k <= 0 {
 		return nil, nil
@@ -246,24 +246,15 @@ func (ix *Index) fillChunks(ctx context.Context, hits []Hit) error {
 		pos[hits[i].id] = i
 		hits[i].Score = float64(quantize(hits[i].Score)) / quantum
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid FROM chunks WHERE id IN (`+idList(hits)+`)`)
+	rows, err := ix.chunkRows(ctx, `WHERE id IN (`+idList(hits)+`)`)
 	if err != nil {
-		return fmt.Errorf("index: search: %w", err)
+		return err
 	}
-	defer rows.Close()
 	n := 0
-	for rows.Next() {
-		var id int64
-		var c Hit
-		if err := rows.Scan(&id, &c.Path, &c.Seq, &c.Start, &c.End, &c.StartLine, &c.EndLine, &c.Kind, &c.Symbol, &c.CID); err != nil {
-			return fmt.Errorf("index: search: %w", err)
-		}
-		h := &hits[pos[id]]
+	for _, c := range rows {
+		h := &hits[pos[c.id]]
 		h.Path, h.Seq, h.Start, h.End, h.StartLine, h.EndLine, h.Kind, h.Symbol, h.CID = c.Path, c.Seq, c.Start, c.End, c.StartLine, c.EndLine, c.Kind, c.Symbol, c.CID
 		n++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("index: search: %w", err)
 	}
 	if n != len(hits) {
 		return fmt.Errorf("index: search: %d of %d matching chunks are missing from the chunks table; run 'ctxpack index'", len(hits)-n, len(hits))

@@ -543,24 +543,15 @@ func (ix *Index) chunksOf(ctx context.Context, scored []embed.Scored[cidKey]) ([
 		for i, s := range part {
 			args[i] = s.Key.String()
 		}
-		rows, err := ix.db.QueryContext(ctx, `SELECT path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid FROM chunks
-			WHERE cid IN (?`+strings.Repeat(", ?", len(part)-1)+`)`, args...)
+		rows, err := ix.chunkRows(ctx, `WHERE cid IN (?`+strings.Repeat(", ?", len(part)-1)+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("index: nearest: %w", err)
+			return nil, err
 		}
-		for rows.Next() {
-			var h Hit
-			if err := rows.Scan(&h.Path, &h.Seq, &h.Start, &h.End, &h.StartLine, &h.EndLine, &h.Kind, &h.Symbol, &h.CID); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("index: nearest: %w", err)
-			}
+		for _, h := range rows {
+			h.id = 0
 			h.Score = score[h.CID]
 			h.Signals = []Signal{{Name: "embed", Value: h.Score}}
 			hits = append(hits, h)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("index: nearest: %w", err)
 		}
 	}
 	return hits, nil
