@@ -36,8 +36,9 @@ type File struct {
 	Text string
 }
 
-// Graph is the reference graph of a set of files and its PageRank. It is
-// immutable and safe for concurrent use.
+// Graph is the reference graph of a set of files and its PageRank. It
+// does not change once built (PageRank is computed once, on first use)
+// and is safe for concurrent use.
 type Graph struct {
 	paths []string // sorted: node i is paths[i]
 	// Out-edges of node i: to[outStart[i]:outStart[i+1]], with weights.
@@ -49,7 +50,9 @@ type Graph struct {
 	inStart []int32
 	from    []int32
 	share   []float64
-	// centrality of each node: PageRank over the maximum, in millionths.
+	// centrality of each node: PageRank over the maximum, in millionths,
+	// computed by the first Centrality (Distances needs none of it).
+	rankOnce   sync.Once
 	centrality []float64
 	iterations int
 }
@@ -65,7 +68,8 @@ type edge struct {
 	w  float64
 }
 
-// Build makes the reference graph of files and computes its PageRank. A
+// Build makes the reference graph of files; its PageRank is computed when
+// Centrality first asks for it. A
 // file gets an edge to every file that defines an identifier it uses,
 // weighted by how often it uses it and how specific the identifier is
 // (see the package documentation). Files are nodes in path order; a path
@@ -216,7 +220,6 @@ func Build(files []File) *Graph {
 		out[i] = es
 	})
 	g.layout(out)
-	g.rank()
 	return g
 }
 
@@ -385,6 +388,7 @@ func quantize(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // [0, 1], rounded to millionths, by path. With no references at all,
 // every file has 1.
 func (g *Graph) Centrality() map[string]float64 {
+	g.rankOnce.Do(g.rank)
 	m := make(map[string]float64, len(g.paths))
 	for i, p := range g.paths {
 		m[p] = g.centrality[i]
