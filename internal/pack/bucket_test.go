@@ -27,3 +27,24 @@ func TestItemCapLastPartOfBucket(t *testing.T) {
 		}
 	}
 }
+
+// Under degrade the item cap never holds back a part's lowered form, but
+// a part whose only form is its full text is capped as under drop.
+func TestItemCapSingleLevelPartUnderDegrade(t *testing.T) {
+	parts := []Part{
+		{Key: "big", Path: "big.txt", Score: 0.9, Text: full(strings.Repeat("x", 400) + "\n")},
+		{Key: "small", Path: "small.txt", Score: 0.5, Text: full("y\n")},
+	}
+	for _, ov := range []Overflow{Degrade, Drop} {
+		res, err := Assemble(parts, Options{Budget: 1000, Tokenizer: runeCounter{}, Overflow: ov, Policy: Policy{ItemCap: 0.25}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Plan.Parts) != 1 || res.Plan.Parts[0].Key != "small" {
+			t.Errorf("%s: parts %v, want only small: big's 401 tokens are over 0.25 of 1000", ov, res.Plan.Parts)
+		}
+		if len(res.Plan.Dropped) != 1 || !strings.HasPrefix(res.Plan.Dropped[0].Reason, "item cap") {
+			t.Errorf("%s: dropped %v, want big for the item cap", ov, res.Plan.Dropped)
+		}
+	}
+}
