@@ -78,36 +78,24 @@ first section), detailed (and every heading with its first paragraph) or full
 }
 
 func showRun(o *showOptions) error {
-	level, err := pack.ParseLevel(o.depth)
-	if err != nil {
+	if _, err := pack.ParseLevel(o.depth); err != nil {
 		return usageError{err}
 	}
-	format, err := render.ParseFormat(o.g.format)
-	if err != nil {
+	if _, err := render.ParseFormat(o.g.format); err != nil {
 		return usageError{err}
 	}
-	_, set, err := artifactSet(o.g, o.ios)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}
-	a, ok := set.ByID[o.id]
-	if !ok {
-		_, err := graph.Traverse(set, o.id, graph.Options{})
+	v, warnings, err := p.Show(o.id, o.depth, o.g.format)
+	for _, w := range warnings {
+		o.ios.Warn("%s", w)
+	}
+	if err != nil {
 		return err
 	}
-	text := a.Text(artifact.Meta + artifact.Level(level-pack.Meta))
-	if format == render.JSON {
-		return writeJSON(o.ios, map[string]any{
-			"id": a.ID, "type": a.Type, "title": a.Title, "status": a.Status, "path": a.Path,
-			"level": level.String(), "cid": a.CID, "text": text,
-		})
-	}
-	label := a.ID
-	if a.Type == artifact.Identity {
-		label = ""
-	}
-	b := render.Block{Type: string(a.Type), Label: label, Path: a.Path, Lines: [2]int{1, max(1, a.Lines)}, Doc: a.Path, Lang: "markdown", Text: text}
-	_, err = fmt.Fprint(o.ios.Out, render.Content(format, "", []render.Block{b}))
+	_, err = o.ios.Out.Write(v.Output)
 	return err
 }
 
@@ -134,38 +122,22 @@ func newCmdList(g *globals, ios *IOStreams) *cobra.Command {
 }
 
 func listRun(o *listOptions) error {
-	switch o.typ {
-	case "", "identity", "task", "spec", "decision", "norm":
-	default:
-		return usagef("--type must be one of identity, task, spec, decision, norm (got %q)", o.typ)
+	if o.typ != "" && !slices.Contains(ctxpack.ArtifactTypes, o.typ) {
+		return usagef("--type must be one of %s (got %q)", strings.Join(ctxpack.ArtifactTypes, ", "), o.typ)
 	}
-	_, set, err := artifactSet(o.g, o.ios)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}
-	var list []*artifact.Artifact
-	for _, a := range set.List {
-		if set.ByID[a.ID] != a {
-			continue // a duplicate id: reported as a warning
-		}
-		if (o.typ == "" || string(a.Type) == o.typ) && (o.status == "" || a.Status == o.status) {
-			list = append(list, a)
-		}
+	list, warnings, err := p.List(o.typ, o.status)
+	if err != nil {
+		return err
 	}
-	slices.SortFunc(list, func(a, b *artifact.Artifact) int { return strings.Compare(a.ID, b.ID) })
+	for _, w := range warnings {
+		o.ios.Warn("%s", w)
+	}
 	if o.g.format == "json" {
-		type row struct {
-			ID     string `json:"id"`
-			Type   string `json:"type"`
-			Status string `json:"status"`
-			Title  string `json:"title"`
-			Path   string `json:"path"`
-		}
-		rows := []row{}
-		for _, a := range list {
-			rows = append(rows, row{a.ID, string(a.Type), a.Status, a.Title, a.Path})
-		}
-		return writeJSON(o.ios, rows)
+		return writeJSON(o.ios, list)
 	}
 	w := tabwriter.NewWriter(o.ios.Out, 0, 4, 2, ' ', 0)
 	for _, a := range list {

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/check"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/spf13/cobra"
@@ -128,43 +126,33 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	for _, w := range p.Warnings {
 		o.ios.Warn("%s", w)
 	}
-	cfg, err := check.ParseConfig(p.Config)
-	if err != nil {
+	baseline := o.baseline
+	if baseline != "" && !filepath.IsAbs(baseline) {
+		baseline = filepath.Join(base, baseline) // --baseline is relative to the working directory
+	}
+	var cfe *ctxpack.CheckConfigError
+	if o.updateBaseline {
+		n, shown, err := p.UpdateBaseline(ctx, baseline)
+		if errors.As(err, &cfe) {
+			return o.configFailure(err)
+		}
+		if err != nil {
+			return err
+		}
+		if o.baseline != "" {
+			shown = o.baseline
+		}
+		_, err = fmt.Fprintf(o.ios.Out, "check: wrote %d findings to the baseline %s\n", n, shown)
+		return err
+	}
+	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: o.strict, Baseline: baseline, NoBaseline: o.noBaseline})
+	if errors.As(err, &cfe) {
 		return o.configFailure(err)
 	}
-	set, err := artifact.Load(p.FS)
 	if err != nil {
 		return err
 	}
-	rep, err := check.Run(ctx, p.FS, set, check.Options{Config: cfg, Walk: p.Config.Walk.Options()})
-	if err != nil {
-		return err
-	}
-
-	file, shown := o.baselineFile(base, p.Root, cfg, set)
-	if o.updateBaseline {
-		if err := writeFileAtomic(file, check.NewBaseline(rep.Findings).Marshal()); err != nil {
-			return fmt.Errorf("check: write baseline: %w", err)
-		}
-		_, err := fmt.Fprintf(o.ios.Out, "check: wrote %d findings to the baseline %s\n", len(rep.Findings), shown)
-		return err
-	}
-	var bl *check.Baseline
-	if !o.noBaseline {
-		data, err := os.ReadFile(file)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && o.baseline == "":
-			// No baseline yet: every finding is new.
-		case err != nil:
-			return o.configFailure(fmt.Errorf("check: baseline: %w", err))
-		default:
-			if bl, err = check.ParseBaseline(shown, data); err != nil {
-				return o.configFailure(err)
-			}
-		}
-	}
-	findings, hidden := bl.Filter(rep.Findings)
-	sum := check.Summarize(rep.Counts, findings, hidden, o.strict)
+	findings, sum := rep.Findings, rep.Summary
 
 	var out strings.Builder
 	if o.g.format == "json" {
@@ -191,32 +179,6 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	return nil
 }
 
-// baselineFile returns the baseline's path on disk and as shown: --baseline
-// (relative to the working directory), else check.baseline (relative to the
-// project root), else .baseline.json in the artifact directory.
-func (o *checkOptions) baselineFile(base, root string, cfg check.Config, set *artifact.Set) (file, shown string) {
-	switch {
-	case o.baseline != "":
-		file = o.baseline
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(base, file)
-		}
-		return file, o.baseline
-	case cfg.Baseline != "":
-		shown = cfg.Baseline
-	default:
-		dir := set.Dir
-		if dir == "" {
-			dir = project.DirCtxpack
-		}
-		shown = dir + "/" + check.DefaultBaseline
-	}
-	if filepath.IsAbs(shown) {
-		return shown, shown
-	}
-	return filepath.Join(root, filepath.FromSlash(shown)), shown
-}
-
 // configFailure prints a configuration problem and exits 2, without the
 // pointer to --help that a usage error gets.
 func (o *checkOptions) configFailure(err error) error {
@@ -224,30 +186,4 @@ func (o *checkOptions) configFailure(err error) error {
 		fmt.Fprintf(o.ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(line, "ctxpack: "))
 	}
 	return silentError{exitUsage}
-}
-
-// writeFileAtomic writes data to name through a temporary file in the same
-// directory, creating the directory if needed.
-func writeFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }

@@ -1,21 +1,17 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/spf13/cobra"
 )
-
-// tokensMaxFileBytes is the size above which tokens skips a file: it
-// measures, so its limit is far above the assembly default.
-const tokensMaxFileBytes = 256 << 20
 
 type tokensOptions struct {
 	g     *globals
@@ -44,19 +40,13 @@ decode it.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return tokensRun(o)
+			return tokensRun(cmd.Context(), o)
 		},
 	}
 	return cmd
 }
 
-type countJob struct {
-	fsDir string // directory the file is read from
-	rel   string // slash path under fsDir
-	shown string // path as printed
-}
-
-func tokensRun(o *tokensOptions) error {
+func tokensRun(ctx context.Context, o *tokensOptions) error {
 	name := o.g.tokenizer
 	if name == "" {
 		name = tokenizer.Default
@@ -69,7 +59,7 @@ func tokensRun(o *tokensOptions) error {
 	if err != nil {
 		return err
 	}
-	var jobs []countJob
+	var jobs []ctxpack.TokenFile
 	for _, arg := range o.paths {
 		abs := arg
 		if !filepath.IsAbs(abs) {
@@ -80,10 +70,11 @@ func tokensRun(o *tokensOptions) error {
 			return fmt.Errorf("tokens: %w", err)
 		}
 		if !st.IsDir() {
-			jobs = append(jobs, countJob{fsDir: filepath.Dir(abs), rel: filepath.Base(abs), shown: arg})
+			jobs = append(jobs, ctxpack.TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: arg})
 			continue
 		}
-		files, skipped, err := project.Walk(os.DirFS(abs), []string{"."}, project.WalkOptions{MaxFileBytes: tokensMaxFileBytes, IncludeHidden: true})
+		dir := os.DirFS(abs)
+		files, skipped, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: ctxpack.TokensMaxFileBytes, IncludeHidden: true})
 		if err != nil {
 			return fmt.Errorf("tokens: %s: %w", arg, err)
 		}
@@ -91,50 +82,23 @@ func tokensRun(o *tokensOptions) error {
 			o.ios.Warn("skipped %s: %s", joinShown(arg, s.Path), s.Reason)
 		}
 		for _, f := range files {
-			jobs = append(jobs, countJob{fsDir: abs, rel: f.Path, shown: joinShown(arg, f.Path)})
+			jobs = append(jobs, ctxpack.TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
 		}
 	}
 
-	counts := make([]int, len(jobs))
-	errs := make([]error, len(jobs))
 	prog := o.ios.Progress("counting", len(jobs))
-	var mu sync.Mutex
-	done := 0
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				j := jobs[i]
-				text, _, err := project.ReadText(os.DirFS(j.fsDir), j.rel)
-				if err != nil {
-					errs[i] = err
-				} else {
-					counts[i] = tok.Count(text)
-				}
-				mu.Lock()
-				done++
-				prog.Set(done)
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	counts, errs := ctxpack.CountFiles(ctx, tok, jobs, prog.Set)
 	prog.Done()
 
 	var out strings.Builder
 	total, failed := 0, 0
 	for i, j := range jobs {
 		if errs[i] != nil {
-			o.ios.Warn("skipped %s: %v", j.shown, errs[i])
+			o.ios.Warn("skipped %s: %v", j.Shown, errs[i])
 			failed++
 			continue
 		}
-		fmt.Fprintf(&out, "%d\t%s\n", counts[i], j.shown)
+		fmt.Fprintf(&out, "%d\t%s\n", counts[i], j.Shown)
 		total += counts[i]
 	}
 	fmt.Fprintf(&out, "%d\ttotal\n", total)

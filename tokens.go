@@ -1,0 +1,137 @@
+package ctxpack
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// TokensMaxFileBytes is the size above which counting skips a file: it
+// measures, so its limit is far above the assembly default.
+const TokensMaxFileBytes = 256 << 20
+
+// TokenFile is one file to count.
+type TokenFile struct {
+	FS    fs.FS  // the files
+	Path  string // slash path in FS
+	Shown string // the path as reported
+}
+
+// CountFiles counts the tokens of each file in parallel: counts[i] is the
+// count of files[i], or errs[i] says why it could not be read. progress,
+// when set, is called with the number done so far, from one goroutine at
+// a time. Cancelling ctx leaves the files not yet counted with its error.
+func CountFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile, progress func(done int)) (counts []int, errs []error) {
+	counts = make([]int, len(files))
+	errs = make([]error, len(files))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				if err := ctx.Err(); err != nil {
+					errs[i] = err
+				} else if text, _, err := project.ReadText(files[i].FS, files[i].Path); err != nil {
+					errs[i] = err
+				} else {
+					counts[i] = tok.Count(text)
+				}
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return counts, errs
+}
+
+// TokenCount is the token count of one file.
+type TokenCount struct {
+	Path   string `json:"path"`
+	Tokens int    `json:"tokens"`
+}
+
+// TokenSkip is a file that was not counted, and why.
+type TokenSkip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// TokenReport is the token count of files of the project.
+type TokenReport struct {
+	Tokenizer string       `json:"tokenizer"`
+	Files     []TokenCount `json:"files"`
+	Total     int          `json:"total"`
+	Skipped   []TokenSkip  `json:"skipped"`
+}
+
+// Tokens counts the tokens of the files of the project under paths
+// (relative to the project's working directory; a path that leaves the
+// root, also through a symlink, is refused), directories walked as pack
+// walks them but with hidden files, in path order. Binary, oversized and
+// unreadable files are skipped with a reason.
+func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName string) (*TokenReport, error) {
+	tok, err := p.Tokenizer(tokenizerName)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("ctxpack: tokens: no paths")
+	}
+	rep := &TokenReport{Tokenizer: tok.Name(), Files: []TokenCount{}, Skipped: []TokenSkip{}}
+	var files []TokenFile
+	for _, a := range paths {
+		rel, err := project.Resolve(p.Root, p.Dir, a)
+		if err != nil {
+			return nil, err
+		}
+		st, err := fs.Stat(p.FS, rel)
+		if err != nil {
+			return nil, fmt.Errorf("ctxpack: tokens: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, TokenFile{FS: p.FS, Path: rel, Shown: rel})
+			continue
+		}
+		o := p.Config.Walk.Options()
+		o.MaxFileBytes, o.IncludeHidden = TokensMaxFileBytes, true
+		walked, skipped, err := project.Walk(p.FS, []string{rel}, o)
+		if err != nil {
+			return nil, fmt.Errorf("ctxpack: tokens: %s: %w", a, err)
+		}
+		for _, s := range skipped {
+			rep.Skipped = append(rep.Skipped, TokenSkip{Path: s.Path, Reason: s.Reason})
+		}
+		for _, f := range walked {
+			files = append(files, TokenFile{FS: p.FS, Path: f.Path, Shown: f.Path})
+		}
+	}
+	counts, errs := CountFiles(ctx, tok, files, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("ctxpack: tokens: %w", err)
+	}
+	for i, f := range files {
+		if errs[i] != nil {
+			rep.Skipped = append(rep.Skipped, TokenSkip{Path: f.Shown, Reason: errs[i].Error()})
+			continue
+		}
+		rep.Files = append(rep.Files, TokenCount{Path: f.Shown, Tokens: counts[i]})
+		rep.Total += counts[i]
+	}
+	return rep, nil
+}
