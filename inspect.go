@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/check"
@@ -267,4 +268,15 @@ func writeFileAtomic(name string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// Record appends the budget record of an assembly of req (its plan made at
+// now; the clock reaches the record only, never the output) to the
+// project's records, unless the configuration turns records off.
+func (p *Project) Record(req Request, plan *Plan, now time.Time) error {
+	a, err := p.Allocation(req, plan.Mode)
+	if err != nil {
+		return err
+	}
+	return p.AppendRecord(a.Record(plan, now))
 }

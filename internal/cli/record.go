@@ -21,11 +21,7 @@ func (o *assembleOptions) record(p *ctxpack.Project, res *ctxpack.Result) {
 	if err != nil {
 		return // cannot happen: the assembly used the same request
 	}
-	rec, _, err := budgetRecord(p, req, &res.Plan, time.Now())
-	if err == nil {
-		err = p.AppendRecord(rec)
-	}
-	if err != nil {
+	if err := p.Record(req, &res.Plan, time.Now()); err != nil {
 		o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
 	}
 }

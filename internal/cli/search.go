@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/spf13/cobra"
 )
 
@@ -108,52 +106,6 @@ func (o *searchOptions) validate() error {
 	return nil
 }
 
-// searchResult is one result of the json format.
-type searchResult struct {
-	Path    string             `json:"path"`
-	Lines   [2]int             `json:"lines"`
-	Symbol  string             `json:"symbol"`
-	Kind    string             `json:"kind"`
-	Score   float64            `json:"score"`
-	Why     string             `json:"why"`
-	Factors []factorRow        `json:"factors,omitempty"`
-	Ranks   map[string]int     `json:"ranks,omitempty"`
-	Signals map[string]float64 `json:"signals,omitempty"`
-}
-
-// factorRow is one factor's part of a score.
-type factorRow struct {
-	Name         string  `json:"name"`
-	Value        float64 `json:"value"`
-	Weight       float64 `json:"weight"`
-	Contribution float64 `json:"contribution"`
-}
-
-// factorRows are a chunk's factors with their weights and contributions
-// (value × weight / the weights of the factors present), in a fixed order.
-func factorRows(c retrieve.Chunk, w retrieve.Factors) []factorRow {
-	var total float64
-	for _, n := range retrieve.FactorNames() {
-		if _, ok := c.Factors[n]; ok {
-			total += w.Weight(n)
-		}
-	}
-	var out []factorRow
-	for _, n := range retrieve.FactorNames() {
-		v, ok := c.Factors[n]
-		if !ok || total == 0 {
-			continue
-		}
-		out = append(out, factorRow{Name: n, Value: v, Weight: w.Weight(n), Contribution: round6(v * w.Weight(n) / total)})
-	}
-	if v, ok := c.Factors["file_relevance"]; ok {
-		out = append(out, factorRow{Name: "file_relevance", Value: v})
-	}
-	return out
-}
-
-func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
-
 func searchRun(ctx context.Context, o *searchOptions) error {
 	if err := o.validate(); err != nil {
 		return err
@@ -185,22 +137,8 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	var out bytes.Buffer
 	if o.g.format == "json" {
 		doc := struct {
-			Results []searchResult `json:"results"`
-		}{Results: []searchResult{}}
-		for _, h := range hits {
-			r := searchResult{Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}, Symbol: h.Symbol, Kind: h.Kind, Score: h.Relevance, Why: h.Why()}
-			if o.explain {
-				r.Factors = factorRows(h, opt.Factors)
-				r.Ranks = h.Ranks
-				if len(h.Signals) > 0 {
-					r.Signals = make(map[string]float64, len(h.Signals))
-					for _, s := range h.Signals {
-						r.Signals[s.Name] = s.Value
-					}
-				}
-			}
-			doc.Results = append(doc.Results, r)
-		}
+			Results []ctxpack.SearchHit `json:"results"`
+		}{Results: ctxpack.SearchHits(hits, opt, o.explain)}
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -217,7 +155,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 			fmt.Fprintf(tw, "%s:%d-%d\t%s\t%.6f\t%s\n", h.Path, h.StartLine, h.EndLine, sym, h.Relevance, h.Why())
 			if o.explain {
 				var parts []string
-				for _, f := range factorRows(h, opt.Factors) {
+				for _, f := range ctxpack.FactorRows(h, opt.Factors) {
 					if f.Weight == 0 {
 						parts = append(parts, fmt.Sprintf("%s %.6f", f.Name, f.Value))
 						continue
