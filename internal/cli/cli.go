@@ -158,7 +158,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	add("inspect", newCmdCheck(g, ios, nil))
 	add("assemble", newCmdBudget(g, ios, nil))
 	add("inspect", newCmdScore(g, ios, nil), newCmdSummarize(g, ios, nil), newCmdReport(g, ios, nil))
-	add("other", newCmdVersion(ios))
+	add("other", newCmdServe(g, ios, nil), newCmdVersion(ios))
 	root.SetHelpCommandGroupID("other")
 	return root
 }

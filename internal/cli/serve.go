@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ctxpack/ctxpack/internal/mcpserver"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+)
+
+type serveOptions struct {
+	g               *globals
+	ios             *IOStreams
+	http            string
+	tokenFile       string
+	readOnly        bool
+	timeout         time.Duration
+	maxRequestBytes int
+	maxBudget       int
+	maxConcurrent   int
+	logLevel        string
+	logFormat       string
+}
+
+const serveLong = `Serve the project to AI agents over the Model Context Protocol (MCP).
+
+Without --http, one client talks to ctxpack over standard input and output:
+that is how Claude Code, Cursor and Codex start a local server. With --http
+ADDR, any number of clients connect to the streamable HTTP endpoint at
+http://ADDR/mcp.
+
+Tools (reads):  context, search, show, list, check, explain, tokens, pack
+Tools (writes): index (update the repository index), baseline (accept the
+                current check findings); --read-only leaves them out
+Resources:      ctxpack://identity, ctxpack://artifacts (the index),
+                ctxpack://artifact/{id}, ctxpack://plan/last (this session's
+                last assembly plan)
+Prompts:        work_on_task, review_against_norms, explain_context
+
+Every answer is the CLI's: the context tool's digest is the one 'ctxpack
+context TARGET --format json' prints for the same arguments. The project root
+is fixed at start; every path in a request is relative to it, and a path that
+leaves it (.., an absolute path, a symlink out) is refused. Requests are
+bounded in size (--max-request-bytes), budget (--max-budget), time
+(--timeout) and how many run at once (--max-concurrent; the others wait).
+
+--read-only also assembles without writing under the project: retrieval
+searches the index as it is (build it first with 'ctxpack index'), and no
+assembly cache or budget record is written.
+
+HTTP listens on loopback unless ADDR names another host, which needs
+--token-file: the file holds a bearer token that every request must carry
+(Authorization: Bearer TOKEN). Each request is logged to standard error
+(--log-level, --log-format). SIGINT or SIGTERM shuts the server down
+gracefully: sessions are closed and requests in flight finish.`
+
+func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *cobra.Command {
+	o := &serveOptions{g: g, ios: ios}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the project to agents over MCP (stdio, or streamable HTTP)",
+		Long:  serveLong,
+		Example: `  ctxpack serve                                   # stdio, for .mcp.json
+  ctxpack serve --http 127.0.0.1:8765             # http://127.0.0.1:8765/mcp
+  ctxpack serve --http 0.0.0.0:8765 --token-file ~/.config/ctxpack/token
+  ctxpack serve --read-only -C ~/src/billing`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return serveRun(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.http, "http", "", "serve streamable HTTP on `ADDR` (HOST:PORT; :PORT is 127.0.0.1:PORT) instead of stdio")
+	f.StringVar(&o.tokenFile, "token-file", "", "require the bearer token in `FILE` on every HTTP request")
+	f.BoolVar(&o.readOnly, "read-only", false, "no write tools, and nothing written under the project")
+	f.DurationVar(&o.timeout, "timeout", mcpserver.DefaultTimeout, "the longest a request may take")
+	f.IntVar(&o.maxRequestBytes, "max-request-bytes", mcpserver.DefaultMaxRequestBytes, "the largest request's arguments (and HTTP body), in `BYTES`")
+	f.IntVar(&o.maxBudget, "max-budget", mcpserver.DefaultMaxBudget, "the largest budget a request may ask for, in `TOKENS`")
+	f.IntVar(&o.maxConcurrent, "max-concurrent", 0, "requests served at once; the others wait (default twice the CPUs)")
+	f.StringVar(&o.logLevel, "log-level", "info", "`LEVEL` of the log on standard error: debug (every request), info, warn, error")
+	f.StringVar(&o.logFormat, "log-format", "text", "log `FORMAT`: text or json")
+	return cmd
+}
+
+func (o *serveOptions) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return nil, usagef("serve: --log-level must be debug, info, warn or error (got %q)", o.logLevel)
+	}
+	ho := &slog.HandlerOptions{Level: level}
+	switch o.logFormat {
+	case "text":
+		return slog.New(slog.NewTextHandler(o.ios.ErrOut, ho)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(o.ios.ErrOut, ho)), nil
+	}
+	return nil, usagef("serve: --log-format must be text or json (got %q)", o.logFormat)
+}
+
+// token reads the bearer token from --token-file.
+func (o *serveOptions) token() (string, error) {
+	if o.tokenFile == "" {
+		return "", nil
+	}
+	if o.http == "" {
+		return "", usagef("serve: --token-file protects the HTTP endpoint; give --http too")
+	}
+	data, err := os.ReadFile(o.tokenFile)
+	if err != nil {
+		return "", usagef("serve: --token-file: %v", err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+		return "", usagef("serve: --token-file %s must hold one token on one line (for example: openssl rand -hex 32 > %s)", o.tokenFile, o.tokenFile)
+	}
+	return tok, nil
+}
+
+func serveRun(ctx context.Context, o *serveOptions) error {
+	if o.g.format != "" || o.g.budget != 0 || o.g.window != 0 || o.g.tokenizer != "" || o.g.reserves != "" {
+		return usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
+	}
+	if o.timeout <= 0 || o.maxRequestBytes <= 0 || o.maxBudget <= 0 || o.maxConcurrent < 0 {
+		return usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
+	}
+	log, err := o.logger()
+	if err != nil {
+		return err
+	}
+	tok, err := o.token()
+	if err != nil {
+		return err
+	}
+	addr := ""
+	if o.http != "" {
+		if addr, err = mcpserver.ListenAddr(o.http, tok != ""); err != nil {
+			return usageError{err}
+		}
+	}
+	base, err := o.g.base()
+	if err != nil {
+		return err
+	}
+	srv, err := mcpserver.New(mcpserver.Options{
+		Dir: base, Config: o.g.config, ReadOnly: o.readOnly,
+		MaxRequestBytes: o.maxRequestBytes, MaxBudget: o.maxBudget, Timeout: o.timeout, MaxConcurrent: o.maxConcurrent,
+		Version: strings.TrimPrefix(strings.Fields(versionString())[1], "v"), Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if addr == "" {
+		log.Info("serving over stdio", "root", srv.Root(), "read_only", o.readOnly, "tools", len(srv.Tools()))
+		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.ios.In), Writer: nopWriteCloser{o.ios.Out}})
+		if err != nil && ctx.Err() == nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("serving", "url", "http://"+ln.Addr().String()+mcpserver.Path, "root", srv.Root(), "read_only", o.readOnly, "token", tok != "", "tools", len(srv.Tools()))
+	err = srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{Token: tok})
+	log.Info("stopped")
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,273 @@
+// Package mcpserver serves a ctxpack project to agents over the Model
+// Context Protocol: assembly, search, artifact reads, checks and token
+// counts as tools, the project's artifacts and the last assembly plan as
+// resources, and three prompts.
+//
+// It is a thin layer over the ctxpack facade: every answer is the one the
+// CLI gives for the same inputs. What it adds is what a server needs: the
+// project root fixed at start, every path confined to it, bounded
+// requests (size, budget, time, concurrency), a read-only mode without
+// write tools, and errors a model can act on.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxRequestBytes = 1 << 20
+	DefaultMaxBudget       = 1_000_000
+	DefaultTimeout         = 2 * time.Minute
+	// maxPlans is how many sessions' last plans are kept.
+	maxPlans = 256
+)
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the directory the project is found from (walking up like git);
+	// its root is fixed for the server's life.
+	Dir string
+	// Config names another configuration file, as ctxpack.Open takes it.
+	Config string
+	// ReadOnly leaves out every tool that writes, and assembles without
+	// writing anything under the project: no index update, no assembly
+	// cache, no budget records.
+	ReadOnly bool
+	// MaxRequestBytes bounds a request's arguments (and, over HTTP, its
+	// body); 0 means DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// MaxBudget bounds the token budget a request may ask for; 0 means
+	// DefaultMaxBudget.
+	MaxBudget int
+	// Timeout bounds the time a request may take; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxConcurrent bounds the requests served at once (the others wait);
+	// 0 means twice GOMAXPROCS.
+	MaxConcurrent int
+	// Version is the server's version, as reported to clients.
+	Version string
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// Server is a ctxpack project served over MCP.
+type Server struct {
+	o     Options
+	root  string
+	mcp   *mcp.Server
+	slots chan struct{}
+	log   *slog.Logger
+	tools []string // names, in the order they were added
+
+	mu    sync.Mutex
+	plans map[string]*ctxpack.Plan // the last plan of each session, by session id
+	order []string                 // session ids, oldest plan first
+}
+
+// New opens the project found from o.Dir and makes its server.
+func New(o Options) (*Server, error) {
+	if o.MaxRequestBytes <= 0 {
+		o.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if o.MaxBudget <= 0 {
+		o.MaxBudget = DefaultMaxBudget
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p, err := ctxpack.Open(o.Dir, o.Config)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[string]*ctxpack.Plan{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "ctxpack", Title: "ctxpack", Version: o.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}), // the SDK's info is noise
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	s.mcp.AddReceivingMiddleware(s.bound)
+	s.addTools()
+	s.addResources()
+	s.addPrompts()
+	return s, nil
+}
+
+const instructions = `ctxpack assembles the context for a piece of work in this repository, fitted exactly to a token budget, the same bytes every time, with the reason each part is there.
+
+Start with the context tool: give it a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository index is searched). Its result carries the plan: every part with its path, lines, level and why it is there, what was dropped and why, and a digest that is the same for the same inputs.
+
+search ranks chunks for a query; show reads one artifact; list lists them; explain says why an artifact is or is not in a task's context; check validates artifacts and annotations; tokens counts tokens; pack packs files to a budget. Paths are relative to the project root.`
+
+// MCP is the underlying MCP server, for transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Root is the project root the server serves.
+func (s *Server) Root() string { return s.root }
+
+// Tools are the names of the tools the server lists.
+func (s *Server) Tools() []string { return append([]string(nil), s.tools...) }
+
+// Run serves one session over t (for example &mcp.StdioTransport{}) until
+// the client leaves or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// bound is the middleware that bounds every request: the size of its
+// arguments, the requests served at once, and its time.
+func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		var size int
+		switch p := req.GetParams().(type) {
+		case *mcp.CallToolParamsRaw:
+			size = len(p.Arguments)
+		case *mcp.GetPromptParams:
+			for k, v := range p.Arguments {
+				size += len(k) + len(v)
+			}
+		case *mcp.ReadResourceParams:
+			size = len(p.URI)
+		default:
+			return next(ctx, method, req)
+		}
+		if size > s.o.MaxRequestBytes {
+			return nil, fmt.Errorf("ctxpack: the request's arguments are %d bytes, over the server's limit of %d: send a shorter query or fewer paths", size, s.o.MaxRequestBytes)
+		}
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
+		defer cancel()
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && (err != nil || isToolError(res)) {
+			err = fmt.Errorf("ctxpack: the request took longer than the server's limit of %s: ask for less (a smaller budget, fewer paths, a narrower query)", s.o.Timeout)
+			res = nil
+		}
+		s.log.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", method), slog.Int("bytes", size),
+			slog.Duration("took", time.Since(start)), slog.Bool("error", err != nil || isToolError(res)))
+		return res, err
+	}
+}
+
+func isToolError(r mcp.Result) bool {
+	c, ok := r.(*mcp.CallToolResult)
+	return ok && c != nil && c.IsError
+}
+
+// open opens the project for one request: each request sees the files as
+// they are when it arrives.
+func (s *Server) open() (*ctxpack.Project, error) {
+	p, err := ctxpack.Open(s.root, s.o.Config)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	return p, nil
+}
+
+// fail makes an error a model can act on: the project root is shown as
+// "the project root" rather than as a path of the server's machine, and
+// the package prefix is ctxpack's.
+func (s *Server) fail(err error) error {
+	msg := err.Error()
+	sep := string(filepath.Separator)
+	msg = strings.ReplaceAll(msg, s.root+sep, "")
+	msg = strings.ReplaceAll(msg, "the project root "+s.root, "the project root")
+	msg = strings.ReplaceAll(msg, s.root, "the project root")
+	msg = strings.ReplaceAll(msg, "ctxpack list shows", "the list tool shows")
+	for _, pre := range []string{"ctxpack: ", "project: ", "render: ", "pack: ", "graph: ", "artifact: "} {
+		msg = strings.TrimPrefix(msg, pre)
+	}
+	return errors.New("ctxpack: " + msg)
+}
+
+// setPlan keeps the last plan of a session, for the plan resource.
+func (s *Server) setPlan(ss *mcp.ServerSession, plan *ctxpack.Plan) {
+	id := sessionID(ss)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.plans[id]; !ok {
+		s.order = append(s.order, id)
+		if len(s.order) > maxPlans {
+			delete(s.plans, s.order[0])
+			s.order = s.order[1:]
+		}
+	}
+	s.plans[id] = plan
+}
+
+func (s *Server) lastPlan(ss *mcp.ServerSession) *ctxpack.Plan {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.plans[sessionID(ss)]
+}
+
+func sessionID(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return ""
+	}
+	return ss.ID()
+}
+
+// minLevel passes on the records of level min and above.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler { return minLevel{h.Handler.WithAttrs(a), h.min} }
+func (h minLevel) WithGroup(n string) slog.Handler      { return minLevel{h.Handler.WithGroup(n), h.min} }
+
+// invalid is a JSON-RPC error for a request's bad arguments.
+func invalid(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+}
+
+// notFound is a JSON-RPC error for a resource that is not there, with a
+// message that says what is.
+func notFound(uri string, err error) error {
+	return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(), Data: json.RawMessage(jsonText(map[string]string{"uri": uri}))}
+}
+
+// jsonText is v as indented json, for text content.
+func jsonText(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return b.String()
+}

@@ -1,0 +1,456 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The limits of arguments that have one.
+const (
+	maxK     = 100
+	maxPaths = 1000
+)
+
+// Assembly arguments shared by context and pack.
+type assembly struct {
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the output may use, counted on the emitted text; 0 or absent: the project's configured budget (8000 by default)"`
+	Depth     string `json:"depth,omitempty" jsonschema:"the highest level of a part: meta, summary, detailed or full (the default)"`
+	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml or json; the structured result is the plan either way"`
+	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"what to do when the parts do not fit: degrade (lower levels, then drop; the default), drop, truncate, error or allow"`
+	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in: greedy, interleaved or score"`
+}
+
+// ContextIn are the arguments of the context tool.
+type ContextIn struct {
+	Target string `json:"target" jsonschema:"what to assemble the context for: a task or other artifact id (TASK-042), a file or directory of the project (relative to its root), or free text (a question, an error message, a stack trace)"`
+	assembly
+	LinkDepth int `json:"link_depth,omitempty" jsonschema:"for a task: how many links from it to follow; 0 or absent: all"`
+}
+
+// PackIn are the arguments of the pack tool.
+type PackIn struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files and directories to pack, relative to the project root; absent: the whole project"`
+	Query string   `json:"query,omitempty" jsonschema:"rank the files by their relevance to this text (through the repository index) instead of by structure"`
+	assembly
+}
+
+// SearchIn are the arguments of the search tool.
+type SearchIn struct {
+	Query   string `json:"query" jsonschema:"free text, identifiers, a stack trace or a whole bug report"`
+	K       int    `json:"k,omitempty" jsonschema:"how many results (1 to 100; default 10)"`
+	Files   bool   `json:"files,omitempty" jsonschema:"one result per file: its best chunk"`
+	Explain bool   `json:"explain,omitempty" jsonschema:"add each factor's value, weight and contribution, and the ranks in each ranking"`
+}
+
+// SearchOut is the result of the search tool.
+type SearchOut struct {
+	Results  []ctxpack.SearchHit `json:"results"`
+	Warnings []string            `json:"warnings"`
+}
+
+// ShowIn are the arguments of the show tool.
+type ShowIn struct {
+	ID     string `json:"id" jsonschema:"the artifact's id (SPEC-BILLING-001; identity for the project's identity)"`
+	Depth  string `json:"depth,omitempty" jsonschema:"meta (its frontmatter), summary (and its first section), detailed (and every heading with its first paragraph) or full (the default)"`
+	Format string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml or json"`
+}
+
+// ShowOut is the result of the show tool.
+type ShowOut struct {
+	ctxpack.ArtifactView
+	Warnings []string `json:"warnings"`
+}
+
+// ListIn are the arguments of the list tool.
+type ListIn struct {
+	Type   string `json:"type,omitempty" jsonschema:"only artifacts of this type: identity, task, spec, decision or norm"`
+	Status string `json:"status,omitempty" jsonschema:"only artifacts with this status (in_progress, current, deprecated…)"`
+}
+
+// ListOut is the result of the list tool.
+type ListOut struct {
+	Artifacts []ctxpack.ArtifactInfo `json:"artifacts"`
+	Warnings  []string               `json:"warnings"`
+}
+
+// CheckIn are the arguments of the check tool.
+type CheckIn struct {
+	Strict     bool `json:"strict,omitempty" jsonschema:"fail on warnings too"`
+	NoBaseline bool `json:"no_baseline,omitempty" jsonschema:"report every finding, also those the baseline holds"`
+}
+
+// ExplainIn are the arguments of the explain tool.
+type ExplainIn struct {
+	Task      string `json:"task" jsonschema:"the task whose context is explained (TASK-042)"`
+	Artifact  string `json:"artifact" jsonschema:"the artifact that is or is not in it"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"the budget of the assembly explained; 0 or absent: the configured one"`
+	Depth     string `json:"depth,omitempty" jsonschema:"the highest level: meta, summary, detailed or full"`
+	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"o200k_base (the default), cl100k_base or approx"`
+	LinkDepth int    `json:"link_depth,omitempty" jsonschema:"how many links from the task to follow; 0 or absent: all"`
+}
+
+// TokensIn are the arguments of the tokens tool.
+type TokensIn struct {
+	Paths     []string `json:"paths,omitempty" jsonschema:"files and directories of the project to count, relative to its root"`
+	Text      string   `json:"text,omitempty" jsonschema:"a text to count instead of files"`
+	Tokenizer string   `json:"tokenizer,omitempty" jsonschema:"o200k_base (the default), cl100k_base or approx"`
+}
+
+// IndexIn are the arguments of the index tool: none.
+type IndexIn struct{}
+
+// IndexOut is the result of the index tool.
+type IndexOut struct {
+	Index     string `json:"index"`
+	Rebuilt   string `json:"rebuilt,omitempty"`
+	Files     int    `json:"files"`
+	Chunks    int    `json:"chunks"`
+	Skipped   int    `json:"skipped"`
+	Added     int    `json:"added"`
+	Changed   int    `json:"changed"`
+	Removed   int    `json:"removed"`
+	Unchanged int    `json:"unchanged"`
+	Embedded  int    `json:"embedded"`
+	StateRoot string `json:"state_root"`
+}
+
+// BaselineIn are the arguments of the baseline tool: none.
+type BaselineIn struct{}
+
+// BaselineOut is the result of the baseline tool.
+type BaselineOut struct {
+	Findings int    `json:"findings"`
+	Baseline string `json:"baseline"`
+}
+
+// addTools adds the read tools, then, unless read-only, the write tools.
+func (s *Server) addTools() {
+	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+	addTool(s, "context", "Assemble the context for a task id, a file or directory, or free text, fitted to a token budget; the structured result is the plan (every part with path, lines, level and why; what was dropped and why; the digest)", read, s.context)
+	addTool(s, "search", "Rank the repository's chunks for a query (BM25, embeddings and named identifiers, fused), best first, with why each matched", read, s.search)
+	addTool(s, "show", "Read one artifact (task, spec, decision, norm, identity) at a level", read, s.show)
+	addTool(s, "list", "List the project's artifacts: id, type, status, title and path, sorted by id", read, s.list)
+	addTool(s, "check", "Validate the artifacts, their links and the @spec/@decision annotations in the code; every finding names file and line", read, s.check)
+	addTool(s, "explain", "Say why an artifact is or is not in a task's context: the link chain, or the reason (no link, link depth, status, budget) with the tokens more that would keep it", read, s.explain)
+	addTool(s, "tokens", "Count tokens exactly as a model's tokenizer does, for files of the project or for a text", read, s.tokens)
+	addTool(s, "pack", "Pack files of the project to a token budget, lowering each to a summary before leaving it out; the structured result is the plan", read, s.pack)
+	if s.o.ReadOnly {
+		return
+	}
+	write := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+	addTool(s, "index", "Write: bring the repository index (.ctxpack/index.db) up to date with the files now, and embed what it lacks when an embedder is configured; context and search do this themselves, so call it only after large changes", write, s.index)
+	addTool(s, "baseline", "Write: accept the current check findings into the check baseline, so later checks report only new ones", write, s.baseline)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// addTool adds a typed tool whose input schema carries the enums and
+// bounds of its arguments.
+func addTool[In, Out any](s *Server, name, desc string, ann *mcp.ToolAnnotations, h mcp.ToolHandlerFor[In, Out]) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: the schema of %s: %v", name, err)) // a programming error
+	}
+	s.constrain(in)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: in}, h)
+	s.tools = append(s.tools, name)
+}
+
+// constrain adds to a tool's input schema the values each argument takes.
+func (s *Server) constrain(in *jsonschema.Schema) {
+	enum := func(v []string) []any {
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = x
+		}
+		return out
+	}
+	for name, p := range in.Properties {
+		switch name {
+		case "depth":
+			p.Enum = enum([]string{"meta", "summary", "detailed", "full"})
+		case "format":
+			p.Enum = enum([]string{"text", "markdown", "doc", "xml", "json"})
+		case "tokenizer":
+			p.Enum = enum(tokenizer.Names())
+		case "overflow":
+			p.Enum = enum(project.Overflows())
+		case "strategy":
+			p.Enum = enum(project.Strategies())
+		case "type":
+			p.Enum = enum(ctxpack.ArtifactTypes)
+		case "budget":
+			p.Minimum, p.Maximum = ptr(0.0), ptr(float64(s.o.MaxBudget))
+		case "k":
+			p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxK))
+		case "link_depth":
+			p.Minimum = ptr(0.0)
+		case "paths":
+			p.MaxItems = ptr(maxPaths)
+		case "target", "query", "id", "task", "artifact":
+			p.MinLength = ptr(1)
+		}
+	}
+}
+
+// request is the facade's request for an assembly's arguments, in the
+// server's mode.
+func (s *Server) request(a assembly) (ctxpack.Request, error) {
+	if a.Budget < 0 || a.Budget > s.o.MaxBudget {
+		return ctxpack.Request{}, fmt.Errorf("ctxpack: budget must be between 0 (the configured budget) and %d tokens (got %d)", s.o.MaxBudget, a.Budget)
+	}
+	return ctxpack.Request{
+		Budget: a.Budget, Depth: a.Depth, Format: a.Format, Tokenizer: a.Tokenizer,
+		Overflow: a.Overflow, Strategy: a.Strategy,
+		NoCache: s.o.ReadOnly,
+		Index:   ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly},
+	}, nil
+}
+
+// confine refuses a path that is absolute; the facade refuses the ones
+// that leave the root through ".." or a symlink.
+func confine(path string) error {
+	if filepath.IsAbs(path) || strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\`) || filepath.VolumeName(path) != "" {
+		return fmt.Errorf("ctxpack: %s: paths are relative to the project root; an absolute path is refused", path)
+	}
+	return nil
+}
+
+// assembled finishes an assembly: it records its budget (unless
+// read-only), keeps its plan as the session's last, and returns it with
+// its output as text.
+func (s *Server) assembled(ctx context.Context, req *mcp.CallToolRequest, p *ctxpack.Project, r ctxpack.Request, res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) {
+	if !s.o.ReadOnly {
+		if err := p.Record(r, &res.Plan, time.Now()); err != nil {
+			s.log.WarnContext(ctx, "budget record not written", "error", err)
+		}
+	}
+	s.setPlan(req.Session, &res.Plan)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, res.Plan, nil
+}
+
+func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
+	target := strings.TrimSpace(in.Target)
+	if target == "" {
+		return nil, ctxpack.Plan{}, fmt.Errorf("ctxpack: target is empty: give a task id, a path of the project or free text")
+	}
+	if target == "-" {
+		return nil, ctxpack.Plan{}, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
+	}
+	if !strings.ContainsAny(target, " \t\n") {
+		if err := confine(target); err != nil {
+			return nil, ctxpack.Plan{}, err
+		}
+	}
+	r, err := s.request(in.assembly)
+	if err != nil {
+		return nil, ctxpack.Plan{}, err
+	}
+	if in.LinkDepth < 0 {
+		return nil, ctxpack.Plan{}, fmt.Errorf("ctxpack: link_depth must not be negative (got %d)", in.LinkDepth)
+	}
+	r.LinkDepth = in.LinkDepth
+	p, err := s.open()
+	if err != nil {
+		return nil, ctxpack.Plan{}, err
+	}
+	res, err := p.Context(ctx, in.Target, r)
+	if err != nil {
+		return nil, ctxpack.Plan{}, s.fail(err)
+	}
+	return s.assembled(ctx, req, p, r, res)
+}
+
+func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
+	for _, path := range in.Paths {
+		if err := confine(path); err != nil {
+			return nil, ctxpack.Plan{}, err
+		}
+	}
+	r, err := s.request(in.assembly)
+	if err != nil {
+		return nil, ctxpack.Plan{}, err
+	}
+	r.Paths, r.Query = in.Paths, in.Query
+	p, err := s.open()
+	if err != nil {
+		return nil, ctxpack.Plan{}, err
+	}
+	res, err := p.Pack(ctx, r)
+	if err != nil {
+		return nil, ctxpack.Plan{}, s.fail(err)
+	}
+	return s.assembled(ctx, req, p, r, res)
+}
+
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, SearchOut{}, fmt.Errorf("ctxpack: query is empty")
+	}
+	k := in.K
+	if k == 0 {
+		k = 10
+	}
+	if k < 0 || k > maxK {
+		return nil, SearchOut{}, fmt.Errorf("ctxpack: k must be between 1 and %d (got %d)", maxK, in.K)
+	}
+	p, err := s.open()
+	if err != nil {
+		return nil, SearchOut{}, err
+	}
+	hits, opt, warnings, err := p.Search(ctx, in.Query, k, in.Files, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	if err != nil {
+		return nil, SearchOut{}, s.fail(err)
+	}
+	return nil, SearchOut{Results: ctxpack.SearchHits(hits, opt, in.Explain), Warnings: orEmpty(append(p.Warnings, warnings...))}, nil
+}
+
+func (s *Server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, ShowOut{}, err
+	}
+	v, warnings, err := p.Show(in.ID, in.Depth, in.Format)
+	if err != nil {
+		return nil, ShowOut{}, s.fail(err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(v.Output)}}}, ShowOut{ArtifactView: *v, Warnings: orEmpty(warnings)}, nil
+}
+
+func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, ListOut{}, err
+	}
+	list, warnings, err := p.List(in.Type, in.Status)
+	if err != nil {
+		return nil, ListOut{}, s.fail(err)
+	}
+	return nil, ListOut{Artifacts: list, Warnings: orEmpty(warnings)}, nil
+}
+
+func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) (*mcp.CallToolResult, ctxpack.CheckReport, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, ctxpack.CheckReport{}, err
+	}
+	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: in.Strict, NoBaseline: in.NoBaseline})
+	if err != nil {
+		return nil, ctxpack.CheckReport{}, s.fail(err)
+	}
+	var text strings.Builder
+	for _, f := range rep.Findings {
+		text.WriteString(f.String() + "\n")
+	}
+	text.WriteString(rep.Summary.String() + "\n")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}}, *rep, nil
+}
+
+func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, ctxpack.Explanation, error) {
+	r, err := s.request(assembly{Budget: in.Budget, Depth: in.Depth, Tokenizer: in.Tokenizer})
+	if err != nil {
+		return nil, ctxpack.Explanation{}, err
+	}
+	if in.LinkDepth < 0 {
+		return nil, ctxpack.Explanation{}, fmt.Errorf("ctxpack: link_depth must not be negative (got %d)", in.LinkDepth)
+	}
+	r.LinkDepth = in.LinkDepth
+	p, err := s.open()
+	if err != nil {
+		return nil, ctxpack.Explanation{}, err
+	}
+	e, err := p.Explain(ctx, in.Task, in.Artifact, r)
+	if err != nil {
+		return nil, ctxpack.Explanation{}, s.fail(err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: e.Reason + "\n"}}}, *e, nil
+}
+
+func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn) (*mcp.CallToolResult, ctxpack.TokenReport, error) {
+	if (len(in.Paths) == 0) == (in.Text == "") {
+		return nil, ctxpack.TokenReport{}, fmt.Errorf("ctxpack: give paths or text, one of the two")
+	}
+	p, err := s.open()
+	if err != nil {
+		return nil, ctxpack.TokenReport{}, err
+	}
+	if in.Text != "" {
+		tok, err := p.Tokenizer(in.Tokenizer)
+		if err != nil {
+			return nil, ctxpack.TokenReport{}, s.fail(err)
+		}
+		n := tok.Count(in.Text)
+		return nil, ctxpack.TokenReport{Tokenizer: tok.Name(), Files: []ctxpack.TokenCount{}, Total: n, Skipped: []ctxpack.TokenSkip{}}, nil
+	}
+	for _, path := range in.Paths {
+		if err := confine(path); err != nil {
+			return nil, ctxpack.TokenReport{}, err
+		}
+	}
+	rep, err := p.Tokens(ctx, in.Paths, in.Tokenizer)
+	if err != nil {
+		return nil, ctxpack.TokenReport{}, s.fail(err)
+	}
+	return nil, *rep, nil
+}
+
+func (s *Server) index(ctx context.Context, _ *mcp.CallToolRequest, _ IndexIn) (*mcp.CallToolResult, IndexOut, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, IndexOut{}, err
+	}
+	oi, err := p.OpenIndex(ctxpack.IndexOptions{}, false)
+	if err != nil {
+		return nil, IndexOut{}, s.fail(err)
+	}
+	defer oi.Close()
+	st, err := p.UpdateIndex(ctx, oi, nil)
+	if err != nil {
+		return nil, IndexOut{}, s.fail(err)
+	}
+	out := IndexOut{
+		Index: oi.Shown, Files: st.Files, Chunks: st.Chunks, Skipped: st.Skipped,
+		Added: st.Added, Changed: st.Changed, Removed: st.Removed, Unchanged: st.Unchanged + st.Touched, StateRoot: st.StateRoot,
+	}
+	if r := st.Rebuilt.Reason; r != index.Current && r != index.Missing {
+		out.Rebuilt = st.Rebuilt.String()
+	}
+	es, err := p.EmbedIndex(ctx, oi, nil)
+	if err != nil {
+		return nil, IndexOut{}, s.fail(err)
+	}
+	if es != nil {
+		out.Embedded = es.Embedded
+	}
+	return nil, out, nil
+}
+
+func (s *Server) baseline(ctx context.Context, _ *mcp.CallToolRequest, _ BaselineIn) (*mcp.CallToolResult, BaselineOut, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, BaselineOut{}, err
+	}
+	n, shown, err := p.UpdateBaseline(ctx, "")
+	if err != nil {
+		return nil, BaselineOut{}, s.fail(err)
+	}
+	return nil, BaselineOut{Findings: n, Baseline: shown}, nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
