@@ -116,7 +116,7 @@ func (s *Server) readIdentity(_ context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	return textResource(req.Params.URI, "text/markdown", v.Text), nil
+	return textResource(req.Params.URI, "text/markdown", string(v.Output)), nil
 }
 
 func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -144,7 +144,7 @@ func (s *Server) readArtifact(_ context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, notFound(req.Params.URI, s.fail(err))
 	}
-	return textResource(req.Params.URI, "text/markdown", v.Text), nil
+	return textResource(req.Params.URI, "text/markdown", string(v.Output)), nil
 }
 
 func (s *Server) readPlan(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -74,8 +75,8 @@ type Server struct {
 	tools []string // names, in the order they were added
 
 	mu    sync.Mutex
-	plans map[string]*ctxpack.Plan // the last plan of each session, by session id
-	order []string                 // session ids, oldest plan first
+	plans map[any]*ctxpack.Plan // the last plan of each session, by sessionKey
+	order []any                 // session keys, oldest plan first
 }
 
 // New opens the project found from o.Dir and makes its server.
@@ -103,7 +104,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
-	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[string]*ctxpack.Plan{}}
+	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[any]*ctxpack.Plan{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "ctxpack", Title: "ctxpack", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}), // the SDK's info is noise
@@ -201,6 +202,7 @@ func (s *Server) fail(err error) error {
 	msg = strings.ReplaceAll(msg, s.root+sep, "")
 	msg = strings.ReplaceAll(msg, "the project root "+s.root, "the project root")
 	msg = strings.ReplaceAll(msg, s.root, "the project root")
+	msg = outsideTarget.ReplaceAllString(msg, "")
 	msg = strings.ReplaceAll(msg, "ctxpack list shows", "the list tool shows")
 	for _, pre := range []string{"ctxpack: ", "project: ", "render: ", "pack: ", "graph: ", "artifact: "} {
 		msg = strings.TrimPrefix(msg, pre)
@@ -208,9 +210,13 @@ func (s *Server) fail(err error) error {
 	return errors.New("ctxpack: " + msg)
 }
 
+// outsideTarget is where a symlink out of the project leads, which is
+// none of the client's business.
+var outsideTarget = regexp.MustCompile(` \(to [^)]*\)`)
+
 // setPlan keeps the last plan of a session, for the plan resource.
 func (s *Server) setPlan(ss *mcp.ServerSession, plan *ctxpack.Plan) {
-	id := sessionID(ss)
+	id := sessionKey(ss)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.plans[id]; !ok {
@@ -226,14 +232,19 @@ func (s *Server) setPlan(ss *mcp.ServerSession, plan *ctxpack.Plan) {
 func (s *Server) lastPlan(ss *mcp.ServerSession) *ctxpack.Plan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.plans[sessionID(ss)]
+	return s.plans[sessionKey(ss)]
 }
 
-func sessionID(ss *mcp.ServerSession) string {
+// sessionKey tells sessions apart: by id over HTTP, and by the session
+// itself over transports whose sessions have none (stdio, in memory).
+func sessionKey(ss *mcp.ServerSession) any {
 	if ss == nil {
-		return ""
+		return nil
 	}
-	return ss.ID()
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	return ss
 }
 
 // minLevel passes on the records of level min and above.
