@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -165,7 +163,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	defer stop()
 	if addr == "" {
 		log.Info("serving over stdio", "root", srv.Root(), "read_only", o.readOnly, "tools", len(srv.Tools()))
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(o.ios.In), Writer: nopWriteCloser{o.ios.Out}})
+		err := srv.RunIO(ctx, o.ios.In, o.ios.Out)
 		if err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serve: %w", err)
 		}
@@ -180,7 +178,3 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	log.Info("stopped")
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -643,3 +643,55 @@ func TestListenAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestRunIO: over standard input and output, every request read is
+// answered even when the input ends right after it, a line that is not
+// JSON or is too long gets an error and the session goes on.
+func TestRunIO(t *testing.T) {
+	s, err := New(Options{Dir: testProject(t), MaxRequestBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context","arguments":{"target":"TASK-042","budget":600}}}`,
+		`not json`,
+		``,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"tokens","arguments":{"text":"` + strings.Repeat("a", 10_000) + `"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`, // no newline after the last line
+	}, "\n")
+	var out strings.Builder
+	if err := s.RunIO(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string]bool{}
+	var codes []int
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     json.RawMessage     `json:"id"`
+			Error  *struct{ Code int } `json:"error"`
+			Result json.RawMessage     `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("output line %.100q: %v", line, err)
+		}
+		if string(m.ID) == "null" {
+			codes = append(codes, m.Error.Code)
+			continue
+		}
+		answered[string(m.ID)] = m.Result != nil
+	}
+	for _, id := range []string{"1", "2", "4"} {
+		if !answered[id] {
+			t.Errorf("request %s has no result: %v", id, answered)
+		}
+	}
+	if answered["3"] {
+		t.Errorf("the request over the size limit was answered")
+	}
+	slices.Sort(codes)
+	if !slices.Equal(codes, []int{-32700, -32600}) {
+		t.Errorf("error codes %v, want a parse error and an invalid request", codes)
+	}
+}
