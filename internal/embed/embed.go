@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/project"
 )
@@ -63,11 +64,77 @@ func FromConfig(c Config, root string, getenv func(string) string) (Embedder, er
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		s, err := LoadStatic(p)
+		s, err := loadStaticShared(p)
 		if err != nil {
 			return nil, err
 		}
 		return s, nil
 	}
 	return nil, fmt.Errorf("embed: unknown provider %q; want one of %s", c.Provider, strings.Join(project.EmbedProviders(), ", "))
+}
+
+// statics are the static embeddings loaded in this process, by path, with
+// the stamp of their files: a long-lived process (ctxpack serve opens the
+// project for every request) loads a model once, and again only when its
+// files change.
+var statics struct {
+	sync.Mutex
+	m map[string]staticEntry
+}
+
+type staticEntry struct {
+	stamp string
+	s     *Static
+}
+
+// maxStatics bounds the models kept.
+const maxStatics = 4
+
+func loadStaticShared(path string) (*Static, error) {
+	stamp, err := fileStamp(path)
+	if err != nil {
+		return LoadStatic(path) // it reports the error
+	}
+	statics.Lock()
+	e, ok := statics.m[path]
+	statics.Unlock()
+	if ok && e.stamp == stamp {
+		return e.s, nil
+	}
+	s, err := LoadStatic(path)
+	if err != nil {
+		return nil, err
+	}
+	statics.Lock()
+	defer statics.Unlock()
+	if statics.m == nil || len(statics.m) >= maxStatics {
+		statics.m = map[string]staticEntry{}
+	}
+	statics.m[path] = staticEntry{stamp, s}
+	return s, nil
+}
+
+// fileStamp is the size and modification time of path and, for a
+// directory, of each file in it.
+func fileStamp(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %d;", st.Size(), st.ModTime().UnixNano())
+	if st.IsDir() {
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			info, err := e.Info()
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "%s %d %d;", e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -455,5 +456,32 @@ func TestStaticConcurrent(t *testing.T) {
 		if got := <-done; !cmp.Equal(got, want) {
 			t.Errorf("concurrent Embed = %v, want %v", got, want)
 		}
+	}
+}
+
+// TestStaticShared: a long-lived process loads a model once, and again
+// when its files change.
+func TestStaticShared(t *testing.T) {
+	rows := tinyRows(13)
+	dir := writeModel2Vec(t, wordPieceJSON, matrixFile("embeddings", "F32", rows))
+	a, err := loadStaticShared(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := loadStaticShared(dir)
+	if err != nil || b != a {
+		t.Fatalf("a second load of unchanged files: %p, %v; want the first, %p", b, err, a)
+	}
+	rows[3][0] = 42
+	if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), matrixFile("embeddings", "F32", rows), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "model.safetensors"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	c, err := loadStaticShared(dir)
+	if err != nil || c == a || c.ID() == a.ID() {
+		t.Errorf("after a change to the weights: %v, %v; want a new model", c, err)
 	}
 }
