@@ -20,7 +20,7 @@ import (
 // testProject copies examples/billing into a temporary directory, without
 // the files ctxpack generates, and adds a symlink that leads out of it
 // (escape → a directory with a secret).
-func testProject(t *testing.T) string {
+func testProject(t testing.TB) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "examples", "billing")
 	dir := t.TempDir()
