@@ -53,7 +53,8 @@ bounded in size (--max-request-bytes), budget (--max-budget), time
 
 --read-only also assembles without writing under the project: retrieval
 searches the index as it is (build it first with 'ctxpack index'), and no
-assembly cache or budget record is written.
+assembly cache or budget record is written. (Reading an index makes SQLite
+create its index.db-wal and index.db-shm companions when they are missing.)
 
 HTTP listens on loopback unless ADDR names another host, which needs
 --token-file: the file holds a bearer token that every request must carry

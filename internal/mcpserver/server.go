@@ -45,8 +45,9 @@ type Options struct {
 	// Config names another configuration file, as ctxpack.Open takes it.
 	Config string
 	// ReadOnly leaves out every tool that writes, and assembles without
-	// writing anything under the project: no index update, no assembly
-	// cache, no budget records.
+	// writing under the project: no index update, no assembly cache, no
+	// budget records (SQLite may create the -wal and -shm companions of
+	// an index it reads).
 	ReadOnly bool
 	// MaxRequestBytes bounds a request's arguments (and, over HTTP, its
 	// body); 0 means DefaultMaxRequestBytes.
