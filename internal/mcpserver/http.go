@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -147,6 +148,26 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) 
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	// A connection that has not sent a request yet (a client's spare
+	// connection) would hold Shutdown up for five seconds: those are
+	// closed when the shutdown starts, and any accepted after.
+	var (
+		mu       sync.Mutex
+		fresh    = map[net.Conn]struct{}{}
+		stopping bool
+	)
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case st == http.StateNew && stopping:
+			c.Close()
+		case st == http.StateNew:
+			fresh[c] = struct{}{}
+		default:
+			delete(fresh, c)
+		}
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -157,6 +178,13 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) 
 	for ss := range s.mcp.Sessions() {
 		ss.Close()
 	}
+	mu.Lock()
+	stopping = true
+	for c := range fresh {
+		c.Close()
+	}
+	clear(fresh)
+	mu.Unlock()
 	sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(sctx)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -693,5 +694,39 @@ func TestRunIO(t *testing.T) {
 	slices.Sort(codes)
 	if !slices.Equal(codes, []int{-32700, -32600}) {
 		t.Errorf("error codes %v, want a parse error and an invalid request", codes)
+	}
+}
+
+// TestShutdownSpareConnection: a connection that never sends a request
+// (a client's spare one) does not hold the shutdown up; net/http would
+// wait five seconds for it, longer than this shutdown may take.
+func TestShutdownSpareConnection(t *testing.T) {
+	s, err := New(Options{Dir: testProject(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeHTTP(ctx, ln, HTTPOptions{ShutdownTimeout: 3 * time.Second}) }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")); err != nil { // half a request
+		t.Fatal(err)
+	}
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("ServeHTTP with a spare connection open: %v", err)
 	}
 }
