@@ -1,4 +1,4 @@
-package mcpserver_test
+package mcpserver
 
 import (
 	"bytes"
@@ -6,13 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"math"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/pprof"
@@ -24,7 +21,6 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/mcpserver"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -49,36 +45,7 @@ func loadSizes() (clients, requests int) {
 // first retrieval requests do not all race to build it.
 func loadCopyExample(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "examples", "billing")
-	dst := filepath.Join(t.TempDir(), "billing")
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		slash := filepath.ToSlash(rel)
-		if strings.HasPrefix(slash, ".ctxpack/index.db") || strings.HasPrefix(slash, ".ctxpack/records.jsonl") || slash == ".ctxpack/cache" {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := testProject(t)
 	p, err := ctxpack.Open(dst, "")
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +106,7 @@ func (l *loadLog) messages() []string {
 
 func loadStart(t *testing.T, dir string, log *loadLog) *loadServer {
 	t.Helper()
-	srv, err := mcpserver.New(mcpserver.Options{Dir: dir, Logger: slog.New(log)})
+	srv, err := New(Options{Dir: dir, Logger: slog.New(log)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +115,8 @@ func loadStart(t *testing.T, dir string, log *loadLog) *loadServer {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ls := &loadServer{url: "http://" + ln.Addr().String() + mcpserver.Path, cancel: cancel, done: make(chan error, 1)}
-	go func() { ls.done <- srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{}) }()
+	ls := &loadServer{url: "http://" + ln.Addr().String() + Path, cancel: cancel, done: make(chan error, 1)}
+	go func() { ls.done <- srv.ServeHTTP(ctx, ln, HTTPOptions{}) }()
 	return ls
 }
 

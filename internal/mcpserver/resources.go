@@ -45,13 +45,9 @@ func (s *Server) listArtifacts(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "resources/list" || err != nil || !ok || lr.NextCursor != "" {
 			return res, err
 		}
-		p, err := s.open()
+		_, list, err := s.artifacts("")
 		if err != nil {
 			return nil, err
-		}
-		list, _, err := p.List("", "")
-		if err != nil {
-			return nil, s.fail(err)
 		}
 		for _, a := range list {
 			lr.Resources = append(lr.Resources, &mcp.Resource{
@@ -89,6 +85,20 @@ func rpcError(err error, code int64) error {
 	return &jsonrpc.Error{Code: code, Message: err.Error()}
 }
 
+// artifacts opens the project and lists its artifacts of type typ (all
+// when empty).
+func (s *Server) artifacts(typ string) (*ctxpack.Project, []ctxpack.ArtifactInfo, error) {
+	p, err := s.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	list, _, err := p.List(typ, "")
+	if err != nil {
+		return nil, nil, s.fail(err)
+	}
+	return p, list, nil
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -101,13 +111,9 @@ func textResource(uri, mime, text string) *mcp.ReadResourceResult {
 }
 
 func (s *Server) readIdentity(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	p, err := s.open()
+	p, list, err := s.artifacts("identity")
 	if err != nil {
 		return nil, err
-	}
-	list, _, err := p.List("identity", "")
-	if err != nil {
-		return nil, s.fail(err)
 	}
 	if len(list) == 0 {
 		return nil, notFound(req.Params.URI, errors.New("ctxpack: the project has no identity artifact (.ctxpack/identity.md; ctxpack init writes one)"))
@@ -120,13 +126,9 @@ func (s *Server) readIdentity(_ context.Context, req *mcp.ReadResourceRequest) (
 }
 
 func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	p, err := s.open()
+	_, list, err := s.artifacts("")
 	if err != nil {
 		return nil, err
-	}
-	list, _, err := p.List("", "")
-	if err != nil {
-		return nil, s.fail(err)
 	}
 	return textResource(req.Params.URI, "application/json", jsonText(list)), nil
 }
@@ -247,13 +249,9 @@ func (s *Server) reviewAgainstNorms(ctx context.Context, req *mcp.GetPromptReque
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.open()
+	p, norms, err := s.artifacts("norm")
 	if err != nil {
 		return nil, err
-	}
-	norms, _, err := p.List("norm", "")
-	if err != nil {
-		return nil, s.fail(err)
 	}
 	if len(norms) == 0 {
 		return nil, errors.New("ctxpack: the project has no norms (.ctxpack/system/norms/): there is nothing to review against")
