@@ -584,10 +584,10 @@ func TestLoadHTTP(t *testing.T) {
 		}
 	}
 
-	// Every assembly of a tool wrote its budget record, whole, though they
-	// were written at once.
+	// Every assembly, of a tool or a prompt, wrote its budget record,
+	// whole, though they were written at once.
 	assemblies := 0
-	for _, k := range []string{"context TASK-042", "context free text", "context src", "pack src"} {
+	for _, k := range []string{"context TASK-042", "context free text", "context src", "pack src", "prompt explain_context"} {
 		assemblies += len(st.byKind[k])
 	}
 	p, err := ctxpack.Open(dir, "")

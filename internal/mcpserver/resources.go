@@ -188,31 +188,14 @@ func userPrompt(desc, text string) *mcp.GetPromptResult {
 	return &mcp.GetPromptResult{Description: desc, Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}
 }
 
-// assemble assembles a target for a prompt, as the context tool does.
-func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target string, args map[string]string) (*ctxpack.Result, error) {
-	budget, err := s.promptBudget(args)
+// promptContext assembles target for a prompt with its budget argument, as
+// the context tool does.
+func (s *Server) promptContext(ctx context.Context, req *mcp.GetPromptRequest, target string) (*ctxpack.Result, error) {
+	budget, err := s.promptBudget(req.Params.Arguments)
 	if err != nil {
 		return nil, err
 	}
-	if !strings.ContainsAny(target, " \t\n") {
-		if err := confine(target); err != nil {
-			return nil, err
-		}
-	}
-	r, err := s.request(assembly{Budget: budget})
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.Context(ctx, target, r)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	s.setPlan(ss, &res.Plan)
-	return res, nil
+	return s.assemble(ctx, req.Session, target, s.request(assembly{Budget: budget}))
 }
 
 func (s *Server) workOnTask(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -220,12 +203,18 @@ func (s *Server) workOnTask(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 	if task == "" {
 		return nil, invalid(errors.New("ctxpack: work_on_task needs a task id (TASK-042); list the tasks with the list tool (type task)"))
 	}
-	res, err := s.assemble(ctx, req.Session, task, req.Params.Arguments)
+	p, err := s.open()
 	if err != nil {
 		return nil, err
 	}
-	if res.Plan.Mode != "links" {
+	if mode, err := p.TargetMode(task); err != nil {
+		return nil, s.fail(err)
+	} else if mode != "links" {
 		return nil, invalid(fmt.Errorf("ctxpack: %s is not an artifact id; work_on_task wants a task id (list the tasks with the list tool)", task))
+	}
+	res, err := s.promptContext(ctx, req, task)
+	if err != nil {
+		return nil, err
 	}
 	text := fmt.Sprintf(`Work on %s in this repository.
 
@@ -265,16 +254,13 @@ func (s *Server) reviewAgainstNorms(ctx context.Context, req *mcp.GetPromptReque
 		}
 		b.Write(v.Output)
 	}
-	r, err := s.request(assembly{Budget: budget})
-	if err != nil {
-		return nil, err
-	}
+	r := s.request(assembly{Budget: budget})
 	r.Paths = paths
 	res, err := p.Pack(ctx, r)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	s.setPlan(req.Session, &res.Plan)
+	s.finish(ctx, req.Session, p, r, res)
 	b.WriteString("\n")
 	b.Write(res.Output)
 	return userPrompt("Review against norms", b.String()), nil
@@ -285,7 +271,7 @@ func (s *Server) explainContext(ctx context.Context, req *mcp.GetPromptRequest) 
 	if target == "" {
 		return nil, invalid(errors.New("ctxpack: explain_context needs a target: a task id, a path of the project or free text"))
 	}
-	res, err := s.assemble(ctx, req.Session, target, req.Params.Arguments)
+	res, err := s.promptContext(ctx, req, target)
 	if err != nil {
 		return nil, err
 	}

@@ -133,12 +133,6 @@ func (s *Server) Root() string { return s.root }
 // Tools are the names of the tools the server lists.
 func (s *Server) Tools() []string { return append([]string(nil), s.tools...) }
 
-// Run serves one session over t (for example &mcp.StdioTransport{}) until
-// the client leaves or ctx ends.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.mcp.Run(ctx, t)
-}
-
 // bound is the middleware that bounds every request: the size of its
 // arguments, the requests served at once, and its time.
 func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -205,17 +206,14 @@ func (s *Server) constrain(in *jsonschema.Schema) {
 }
 
 // request is the facade's request for an assembly's arguments, in the
-// server's mode.
-func (s *Server) request(a assembly) (ctxpack.Request, error) {
-	if a.Budget < 0 || a.Budget > s.o.MaxBudget {
-		return ctxpack.Request{}, fmt.Errorf("ctxpack: budget must be between 0 (the configured budget) and %d tokens (got %d)", s.o.MaxBudget, a.Budget)
-	}
+// server's mode. The input schema has already bounded the budget.
+func (s *Server) request(a assembly) ctxpack.Request {
 	return ctxpack.Request{
 		Budget: a.Budget, Depth: a.Depth, Format: a.Format, Tokenizer: a.Tokenizer,
 		Overflow: a.Overflow, Strategy: a.Strategy,
 		NoCache: s.o.ReadOnly,
 		Index:   ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly},
-	}, nil
+	}
 }
 
 // confine refuses a path that is absolute; the facade refuses the ones
@@ -227,49 +225,57 @@ func confine(path string) error {
 	return nil
 }
 
-// assembled finishes an assembly: it records its budget (unless
-// read-only), keeps its plan as the session's last, and returns it with
-// its output as text.
-func (s *Server) assembled(ctx context.Context, req *mcp.CallToolRequest, p *ctxpack.Project, r ctxpack.Request, res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) {
+// assemble assembles target as `ctxpack context` does, confined to the
+// project, then finishes it.
+func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target string, r ctxpack.Request) (*ctxpack.Result, error) {
+	if strings.TrimSpace(target) == "" {
+		return nil, fmt.Errorf("ctxpack: target is empty: give a task id, a path of the project or free text")
+	}
+	if target == "-" {
+		return nil, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
+	}
+	if !strings.ContainsAny(target, " \t\n") {
+		if err := confine(strings.TrimSpace(target)); err != nil {
+			return nil, err
+		}
+	}
+	p, err := s.open()
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Context(ctx, target, r)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	s.finish(ctx, ss, p, r, res)
+	return res, nil
+}
+
+// finish records an assembly's budget (unless read-only) and keeps its
+// plan as the session's last.
+func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *ctxpack.Project, r ctxpack.Request, res *ctxpack.Result) {
 	if !s.o.ReadOnly {
 		if err := p.Record(r, &res.Plan, time.Now()); err != nil {
 			s.log.WarnContext(ctx, "budget record not written", "error", err)
 		}
 	}
-	s.setPlan(req.Session, &res.Plan)
+	s.setPlan(ss, &res.Plan)
+}
+
+// planResult is an assembly as a tool's result: its output as text, its
+// plan as the structured content.
+func planResult(res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, res.Plan, nil
 }
 
 func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
-	target := strings.TrimSpace(in.Target)
-	if target == "" {
-		return nil, ctxpack.Plan{}, fmt.Errorf("ctxpack: target is empty: give a task id, a path of the project or free text")
-	}
-	if target == "-" {
-		return nil, ctxpack.Plan{}, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
-	}
-	if !strings.ContainsAny(target, " \t\n") {
-		if err := confine(target); err != nil {
-			return nil, ctxpack.Plan{}, err
-		}
-	}
-	r, err := s.request(in.assembly)
-	if err != nil {
-		return nil, ctxpack.Plan{}, err
-	}
-	if in.LinkDepth < 0 {
-		return nil, ctxpack.Plan{}, fmt.Errorf("ctxpack: link_depth must not be negative (got %d)", in.LinkDepth)
-	}
+	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
-	p, err := s.open()
+	res, err := s.assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
 		return nil, ctxpack.Plan{}, err
 	}
-	res, err := p.Context(ctx, in.Target, r)
-	if err != nil {
-		return nil, ctxpack.Plan{}, s.fail(err)
-	}
-	return s.assembled(ctx, req, p, r, res)
+	return planResult(res)
 }
 
 func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
@@ -278,10 +284,7 @@ func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) 
 			return nil, ctxpack.Plan{}, err
 		}
 	}
-	r, err := s.request(in.assembly)
-	if err != nil {
-		return nil, ctxpack.Plan{}, err
-	}
+	r := s.request(in.assembly)
 	r.Paths, r.Query = in.Paths, in.Query
 	p, err := s.open()
 	if err != nil {
@@ -291,20 +294,15 @@ func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) 
 	if err != nil {
 		return nil, ctxpack.Plan{}, s.fail(err)
 	}
-	return s.assembled(ctx, req, p, r, res)
+	s.finish(ctx, req.Session, p, r, res)
+	return planResult(res)
 }
 
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, SearchOut{}, fmt.Errorf("ctxpack: query is empty")
 	}
-	k := in.K
-	if k == 0 {
-		k = 10
-	}
-	if k < 0 || k > maxK {
-		return nil, SearchOut{}, fmt.Errorf("ctxpack: k must be between 1 and %d (got %d)", maxK, in.K)
-	}
+	k := cmp.Or(in.K, 10) // the schema bounds it
 	p, err := s.open()
 	if err != nil {
 		return nil, SearchOut{}, err
@@ -358,13 +356,7 @@ func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) 
 }
 
 func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, ctxpack.Explanation, error) {
-	r, err := s.request(assembly{Budget: in.Budget, Depth: in.Depth, Tokenizer: in.Tokenizer})
-	if err != nil {
-		return nil, ctxpack.Explanation{}, err
-	}
-	if in.LinkDepth < 0 {
-		return nil, ctxpack.Explanation{}, fmt.Errorf("ctxpack: link_depth must not be negative (got %d)", in.LinkDepth)
-	}
+	r := s.request(assembly{Budget: in.Budget, Depth: in.Depth, Tokenizer: in.Tokenizer})
 	r.LinkDepth = in.LinkDepth
 	p, err := s.open()
 	if err != nil {
