@@ -157,6 +157,19 @@ type CheckReport struct {
 	Baseline string `json:"baseline,omitempty"`
 }
 
+// Text is the report as ctxpack check prints it: a line per finding, then
+// the summary.
+func (r *CheckReport) Text() string {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	b.WriteString(r.Summary.String())
+	b.WriteByte('\n')
+	return b.String()
+}
+
 // CheckConfigError is a check that cannot run as configured: a bad check
 // section of the configuration or an unreadable baseline.
 type CheckConfigError struct{ Err error }

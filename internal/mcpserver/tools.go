@@ -347,12 +347,7 @@ func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) 
 	if err != nil {
 		return nil, ctxpack.CheckReport{}, s.fail(err)
 	}
-	var text strings.Builder
-	for _, f := range rep.Findings {
-		text.WriteString(f.String() + "\n")
-	}
-	text.WriteString(rep.Summary.String() + "\n")
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}}, *rep, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Text()}}}, *rep, nil
 }
 
 func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, ctxpack.Explanation, error) {
