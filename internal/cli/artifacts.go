@@ -17,15 +17,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// openProject opens the project the command runs in.
-func (g *globals) openProject() (*ctxpack.Project, error) {
-	base, err := g.base()
-	if err != nil {
-		return nil, err
-	}
-	return ctxpack.Open(base, g.config)
-}
-
 // artifactSet loads the project's artifacts and prints the problems found
 // on the way as warnings.
 func artifactSet(g *globals, ios *IOStreams) (*ctxpack.Project, *artifact.Set, error) {

@@ -148,11 +148,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 		}
 		rec, doc.Allocation, doc.Mode, doc.Tokenizer = &r, a, res.Plan.Mode, res.Plan.Tokenizer
 	} else {
-		base, err := o.g.base()
-		if err != nil {
-			return err
-		}
-		p, err := ctxpack.Open(base, o.g.config)
+		p, err := o.g.openProject()
 		if err != nil {
 			return err
 		}

@@ -111,11 +111,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	var ce *project.ConfigError
 	switch {
 	case errors.As(err, &ce), err != nil && o.g.config != "" && errors.Is(err, fs.ErrNotExist):
@@ -128,7 +124,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	}
 	baseline := o.baseline
 	if baseline != "" && !filepath.IsAbs(baseline) {
-		baseline = filepath.Join(base, baseline) // --baseline is relative to the working directory
+		baseline = filepath.Join(p.Dir, baseline) // --baseline is relative to the working directory
 	}
 	var cfe *ctxpack.CheckConfigError
 	if o.updateBaseline {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxpack/ctxpack"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -185,6 +186,15 @@ func (g *globals) base() (string, error) {
 		return "", usagef("-C: %s is not a directory", g.dir)
 	}
 	return d, nil
+}
+
+// openProject opens the project the command runs in.
+func (g *globals) openProject() (*ctxpack.Project, error) {
+	base, err := g.base()
+	if err != nil {
+		return nil, err
+	}
+	return ctxpack.Open(base, g.config)
 }
 
 // flagChanged reports whether the user set the named flag.

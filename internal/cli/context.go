@@ -113,11 +113,7 @@ func (o *assembleOptions) assemble(ctx context.Context) (*ctxpack.Result, *ctxpa
 	if err != nil {
 		return nil, nil, err
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	if err != nil {
 		return nil, nil, err
 	}

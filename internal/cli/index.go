@@ -44,11 +44,7 @@ func (f indexFlags) options(noUpdate bool) ctxpack.IndexOptions {
 
 // openIndex opens the project the command runs in and its index.
 func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*openedIndex, error) {
-	base, err := g.base()
-	if err != nil {
-		return nil, err
-	}
-	p, err := ctxpack.Open(base, g.config)
+	p, err := g.openProject()
 	if err != nil {
 		return nil, err
 	}

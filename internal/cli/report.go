@@ -70,11 +70,7 @@ func reportRun(o *reportOptions) error {
 	if o.last < 0 {
 		return usagef("report: --last must not be negative (got %d)", o.last)
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}

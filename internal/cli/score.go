@@ -125,11 +125,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 	if strings.TrimSpace(o.task) == "" {
 		return usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}

@@ -110,11 +110,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}

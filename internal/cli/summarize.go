@@ -84,11 +84,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	default:
 		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
 	}
-	base, err := o.g.base()
-	if err != nil {
-		return err
-	}
-	p, err := ctxpack.Open(base, o.g.config)
+	p, err := o.g.openProject()
 	if err != nil {
 		return err
 	}
