@@ -330,8 +330,8 @@ func (p *parser) decode(front []byte) (top *yaml.Node, perr *ParseError) {
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
-	n := deref(doc.Content[0])
-	if isNull(n) {
+	n := project.DerefYAML(doc.Content[0])
+	if project.IsNullYAML(n) {
 		return nil, nil
 	}
 	if n.Kind != yaml.MappingNode {
@@ -476,7 +476,7 @@ func (p *parser) fields(top *yaml.Node) (Type, *ParseError) {
 	a := p.a
 	var typ Type
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		k, v := top.Content[i], deref(top.Content[i+1])
+		k, v := top.Content[i], project.DerefYAML(top.Content[i+1])
 		key, perr := p.key(k, "")
 		if perr != nil {
 			return "", perr
@@ -488,7 +488,7 @@ func (p *parser) fields(top *yaml.Node) (Type, *ParseError) {
 		switch key {
 		case "id":
 			a.Line["id"] = p.line(k)
-			if v.Kind != yaml.ScalarNode || isNull(v) || v.ShortTag() != "!!str" {
+			if v.Kind != yaml.ScalarNode || project.IsNullYAML(v) || v.ShortTag() != "!!str" {
 				return "", p.errorf(p.line(k), "id must be an id like SPEC-1 (got %s)", describe(v))
 			}
 			if msg := idProblem(v.Value); msg != "" {
@@ -497,7 +497,7 @@ func (p *parser) fields(top *yaml.Node) (Type, *ParseError) {
 			a.ID = v.Value
 		case "type":
 			a.Line["type"] = p.line(k)
-			if isNull(v) {
+			if project.IsNullYAML(v) {
 				continue
 			}
 			t, ok := Type(""), false
@@ -522,7 +522,7 @@ func (p *parser) fields(top *yaml.Node) (Type, *ParseError) {
 			}
 		case "superseded_by":
 			a.Line[key] = p.line(k)
-			if isNull(v) {
+			if project.IsNullYAML(v) {
 				continue
 			}
 			if v.Kind != yaml.ScalarNode {
@@ -571,7 +571,7 @@ func (p *parser) key(k *yaml.Node, parent string) (string, *ParseError) {
 
 // text reads a one-line text field; an empty or null value gives "".
 func (p *parser) text(key string, v *yaml.Node) (string, *ParseError) {
-	if isNull(v) {
+	if project.IsNullYAML(v) {
 		return "", nil
 	}
 	if v.Kind != yaml.ScalarNode {
@@ -601,7 +601,7 @@ func (p *parser) paths(v *yaml.Node) *ParseError {
 		return perr
 	}
 	for i, it := range items {
-		if it.Kind != yaml.ScalarNode || isNull(it) {
+		if it.Kind != yaml.ScalarNode || project.IsNullYAML(it) {
 			return p.errorf(p.line(it), "paths item %d must be a glob like src/billing/** (got %s)", i+1, describe(it))
 		}
 		g := it.Value
@@ -621,7 +621,7 @@ func (p *parser) paths(v *yaml.Node) *ParseError {
 
 // links reads the links mapping.
 func (p *parser) links(v *yaml.Node) *ParseError {
-	if isNull(v) {
+	if project.IsNullYAML(v) {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
@@ -629,7 +629,7 @@ func (p *parser) links(v *yaml.Node) *ParseError {
 	}
 	seen := make(map[string]int)
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], deref(v.Content[i+1])
+		k, val := v.Content[i], project.DerefYAML(v.Content[i+1])
 		kind, perr := p.key(k, "links: ")
 		if perr != nil {
 			return perr
@@ -691,7 +691,7 @@ func (p *parser) linkList(full, kind string, k, v *yaml.Node) *ParseError {
 		return perr
 	}
 	for i, it := range items {
-		if it.Kind != yaml.ScalarNode || isNull(it) {
+		if it.Kind != yaml.ScalarNode || project.IsNullYAML(it) {
 			return p.errorf(p.line(it), "%s item %d must be an id like %s (got %s)", full, i+1, example, describe(it))
 		}
 		if msg := idProblem(it.Value); msg != "" {
@@ -715,33 +715,24 @@ func (p *parser) linkList(full, kind string, k, v *yaml.Node) *ParseError {
 // scalar as one item, nothing for null.
 func (p *parser) list(key, want string, v *yaml.Node) ([]*yaml.Node, *ParseError) {
 	switch {
-	case isNull(v):
+	case project.IsNullYAML(v):
 		return nil, nil
 	case v.Kind == yaml.ScalarNode:
 		return []*yaml.Node{v}, nil
 	case v.Kind == yaml.SequenceNode:
 		items := make([]*yaml.Node, len(v.Content))
 		for i, it := range v.Content {
-			items[i] = deref(it)
+			items[i] = project.DerefYAML(it)
 		}
 		return items, nil
 	}
 	return nil, p.errorf(p.line(v), "%s must be %s (got %s)", key, want, describe(v))
 }
 
-// deref follows an alias to its anchor.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 8; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-// describe names a node's value for an error message, on one line.
+// describe names a node's value for an error message, on one line. It
+// differs from project.DescribeYAML, which configuration errors use, in
+// its words for frontmatter: "a map", "nothing" for null, and every
+// scalar quoted, as an id or a title is text whatever YAML makes of it.
 func describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -751,18 +742,10 @@ func describe(n *yaml.Node) string {
 	case yaml.AliasNode:
 		return "an alias"
 	case yaml.ScalarNode:
-		if isNull(n) {
+		if project.IsNullYAML(n) {
 			return "nothing"
 		}
-		v := n.Value
-		if len(v) > 40 {
-			cut := 40
-			for cut > 0 && !utf8.RuneStart(v[cut]) {
-				cut--
-			}
-			v = v[:cut] + "…"
-		}
-		return strconv.Quote(v)
+		return strconv.Quote(project.ClipValue(n.Value))
 	}
 	return "an empty value"
 }
@@ -780,7 +763,7 @@ func writeCompact(b *strings.Builder, n *yaml.Node, top bool) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		switch {
-		case isNull(n) && top:
+		case project.IsNullYAML(n) && top:
 		case top:
 			b.WriteString(oneLine(n.Value))
 		default:

@@ -103,14 +103,14 @@ func (p *configParser) errorf(n *yaml.Node, key, format string, args ...any) {
 
 func (p *configParser) parse(n *yaml.Node) Config {
 	var c Config
-	n = deref(n)
-	if isNull(n) {
+	n = project.DerefYAML(n)
+	if project.IsNullYAML(n) {
 		return c
 	}
 	for _, kv := range p.mapping(n, "check") {
-		key, val := kv[0], deref(kv[1])
+		key, val := kv[0], project.DerefYAML(kv[1])
 		name := "check." + key.Value
-		if isNull(val) {
+		if project.IsNullYAML(val) {
 			continue
 		}
 		switch key.Value {
@@ -120,7 +120,7 @@ func (p *configParser) parse(n *yaml.Node) Config {
 			c.RequiredFields = p.requiredFields(val)
 		case "baseline":
 			if val.Kind != yaml.ScalarNode || val.ShortTag() != "!!str" || val.Value == "" {
-				p.errorf(val, name, "%s must be a file path (got %s)", name, describe(val))
+				p.errorf(val, name, "%s must be a file path (got %s)", name, project.DescribeYAML(val))
 				continue
 			}
 			c.Baseline = val.Value
@@ -135,7 +135,7 @@ func (p *configParser) rules(n *yaml.Node) map[string]Severity {
 	out := make(map[string]Severity)
 	ids := ruleIDs()
 	for _, kv := range p.mapping(n, "check.rules") {
-		key, val := kv[0], deref(kv[1])
+		key, val := kv[0], project.DerefYAML(kv[1])
 		name := "check.rules." + key.Value
 		if !slices.Contains(ids, key.Value) {
 			p.errorf(key, name, "unknown rule %s%s; rules: %s", strconv.Quote(key.Value), didYouMean(key.Value, ids), strings.Join(ids, ", "))
@@ -143,7 +143,7 @@ func (p *configParser) rules(n *yaml.Node) map[string]Severity {
 		}
 		sev := Severity(val.Value)
 		if val.Kind != yaml.ScalarNode || (sev != Error && sev != Warning && sev != Off) {
-			p.errorf(val, name, "%s must be error, warning or off (got %s)", name, describe(val))
+			p.errorf(val, name, "%s must be error, warning or off (got %s)", name, project.DescribeYAML(val))
 			continue
 		}
 		out[key.Value] = sev
@@ -154,7 +154,7 @@ func (p *configParser) rules(n *yaml.Node) map[string]Severity {
 func (p *configParser) requiredFields(n *yaml.Node) map[artifact.Type][]string {
 	out := make(map[artifact.Type][]string)
 	for _, kv := range p.mapping(n, "check.required_fields") {
-		key, val := kv[0], deref(kv[1])
+		key, val := kv[0], project.DerefYAML(kv[1])
 		name := "check.required_fields." + key.Value
 		if !slices.Contains(types(), key.Value) {
 			p.errorf(key, name, "unknown artifact type %s%s; types: %s", strconv.Quote(key.Value), didYouMean(key.Value, types()), strings.Join(types(), ", "))
@@ -162,18 +162,18 @@ func (p *configParser) requiredFields(n *yaml.Node) map[artifact.Type][]string {
 		}
 		fields := []string{}
 		switch {
-		case isNull(val):
+		case project.IsNullYAML(val):
 		case val.Kind == yaml.SequenceNode:
 			for _, e := range val.Content {
-				e = deref(e)
+				e = project.DerefYAML(e)
 				if e.Kind != yaml.ScalarNode || e.ShortTag() != "!!str" || e.Value == "" {
-					p.errorf(e, name, "%s must list field names (got %s)", name, describe(e))
+					p.errorf(e, name, "%s must list field names (got %s)", name, project.DescribeYAML(e))
 					continue
 				}
 				fields = append(fields, e.Value)
 			}
 		default:
-			p.errorf(val, name, "%s must be a list of field names, such as [id, title] (got %s)", name, describe(val))
+			p.errorf(val, name, "%s must be a list of field names, such as [id, title] (got %s)", name, project.DescribeYAML(val))
 			continue
 		}
 		out[artifact.Type(key.Value)] = fields
@@ -186,15 +186,15 @@ func (p *configParser) requiredFields(n *yaml.Node) map[artifact.Type][]string {
 // keys.
 func (p *configParser) mapping(n *yaml.Node, name string) [][2]*yaml.Node {
 	if n.Kind != yaml.MappingNode {
-		p.errorf(n, name, "%s must be a mapping (got %s)", name, describe(n))
+		p.errorf(n, name, "%s must be a mapping (got %s)", name, project.DescribeYAML(n))
 		return nil
 	}
 	var out [][2]*yaml.Node
 	seen := make(map[string]int)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := deref(n.Content[i])
+		k := project.DerefYAML(n.Content[i])
 		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
-			p.errorf(k, name, "%s: keys must be plain names (got %s)", name, describe(k))
+			p.errorf(k, name, "%s: keys must be plain names (got %s)", name, project.DescribeYAML(k))
 			continue
 		}
 		if line, dup := seen[k.Value]; dup {
@@ -205,35 +205,6 @@ func (p *configParser) mapping(n *yaml.Node, name string) [][2]*yaml.Node {
 		out = append(out, [2]*yaml.Node{k, n.Content[i+1]})
 	}
 	return out
-}
-
-// deref follows aliases to their anchors (a bounded number of hops).
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 8; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == 0 || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-// describe names a node's value for an error message.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		v := n.Value
-		if len(v) > 40 {
-			v = strings.ToValidUTF8(v[:40], "") + "…"
-		}
-		return strconv.Quote(v)
-	}
-	return "an alias"
 }
 
 // didYouMean returns ` (did you mean "x"?)` for the candidate closest to

@@ -73,6 +73,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"check:\n  rule: {}\n", `project: .ctxpack/config.yaml:2: unknown key "check.rule" (did you mean "rules"?); the check section has rules, required_fields, baseline`},
 		{"check:\n  rules:\n    orfan-spec: error\n", `project: .ctxpack/config.yaml:3: unknown rule "orfan-spec" (did you mean "orphan-spec"?); rules: duplicate-id, malformed-frontmatter, missing-required-field, broken-link, superseded-link, deprecated-link, broken-ref, broken-path, orphan-spec, unknown-status`},
 		{"check:\n  rules:\n    orphan-spec: fatal\n", `project: .ctxpack/config.yaml:3: check.rules.orphan-spec must be error, warning or off (got "fatal")`},
+		{"check:\n  rules:\n    orphan-spec: 5\n", `project: .ctxpack/config.yaml:3: check.rules.orphan-spec must be error, warning or off (got 5)`},
 		{"check:\n  rules:\n    orphan-spec: [error]\n", `project: .ctxpack/config.yaml:3: check.rules.orphan-spec must be error, warning or off (got a list)`},
 		{"check:\n  rules:\n    orphan-spec: error\n    orphan-spec: off\n", `project: .ctxpack/config.yaml:4: check.rules.orphan-spec is set twice (first at line 3); remove one`},
 		{"check:\n  rules: error\n", `project: .ctxpack/config.yaml:2: check.rules must be a mapping (got "error")`},

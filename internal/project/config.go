@@ -462,12 +462,12 @@ func (l *loader) load(data []byte) {
 	if len(doc.Content) == 0 {
 		return
 	}
-	top := deref(doc.Content[0])
-	if isNull(top) {
+	top := DerefYAML(doc.Content[0])
+	if IsNullYAML(top) {
 		return
 	}
 	if top.Kind != yaml.MappingNode {
-		l.errorf(top, "", "the file must be a mapping of settings (got %s)", describe(top))
+		l.errorf(top, "", "the file must be a mapping of settings (got %s)", DescribeYAML(top))
 		return
 	}
 	fields := l.cfg.fields()
@@ -489,12 +489,12 @@ func (l *loader) load(data []byte) {
 			}
 			continue
 		}
-		val := deref(kv.val)
-		if isNull(val) {
+		val := DerefYAML(kv.val)
+		if IsNullYAML(val) {
 			continue
 		}
 		if val.Kind != yaml.MappingNode {
-			l.errorf(kv.key, key, "%s must be a mapping of settings (got %s)", key, describe(val))
+			l.errorf(kv.key, key, "%s must be a mapping of settings (got %s)", key, DescribeYAML(val))
 			continue
 		}
 		for _, skv := range l.pairs(val, key+".") {
@@ -584,12 +584,12 @@ func sectionKeys(fields []field, section string) []string {
 
 // set decodes the scalar val into f, checking its type and range.
 func (l *loader) set(f *field, key, val *yaml.Node) {
-	val = deref(val)
-	if isNull(val) {
+	val = DerefYAML(val)
+	if IsNullYAML(val) {
 		return
 	}
 	bad := func() {
-		got := describe(val)
+		got := DescribeYAML(val)
 		if f.hide {
 			got = "a value that is not one"
 		}
@@ -667,10 +667,10 @@ func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[
 	var merges []*yaml.Node
 	explicit := depth == 0
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), n.Content[i+1]
+		k, v := DerefYAML(n.Content[i]), n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			if explicit {
-				l.errorf(k, "", "keys must be plain names (got %s)", describe(k))
+				l.errorf(k, "", "keys must be plain names (got %s)", DescribeYAML(k))
 			}
 			continue
 		}
@@ -691,19 +691,19 @@ func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[
 		return
 	}
 	for _, m := range merges {
-		m = deref(m)
+		m = DerefYAML(m)
 		var maps []*yaml.Node
 		switch m.Kind {
 		case yaml.MappingNode:
 			maps = []*yaml.Node{m}
 		case yaml.SequenceNode:
 			for _, e := range m.Content {
-				maps = append(maps, deref(e))
+				maps = append(maps, DerefYAML(e))
 			}
 		}
 		for _, mm := range maps {
 			if mm.Kind != yaml.MappingNode {
-				l.errorf(m, "", "a merge key (<<) must refer to a mapping (got %s)", describe(mm))
+				l.errorf(m, "", "a merge key (<<) must refer to a mapping (got %s)", DescribeYAML(mm))
 				continue
 			}
 			l.collect(mm, prefix, out, seen, depth+1)
@@ -711,40 +711,54 @@ func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[
 	}
 }
 
-// deref follows an alias to its anchor.
-func deref(n *yaml.Node) *yaml.Node {
+// DerefYAML follows an alias to its anchor (a bounded number of hops).
+// It, IsNullYAML and DescribeYAML serve every YAML reader of the
+// project: this file's, the sections other packages own (check) and
+// artifact frontmatter.
+func DerefYAML(n *yaml.Node) *yaml.Node {
 	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < maxMergeDepth; i++ {
 		n = n.Alias
 	}
 	return n
 }
 
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+// IsNullYAML reports whether n is YAML's null (a key with no value, ~,
+// null) or an empty node.
+func IsNullYAML(n *yaml.Node) bool {
+	return n.Kind == 0 || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
-// describe names a node's value for an error message.
-func describe(n *yaml.Node) string {
+// DescribeYAML names a node's value for an error message about the
+// configuration, on one line: "a mapping", "a list", "an alias", a string
+// quoted, another scalar as written (quoted when it has spaces), each cut
+// by ClipValue.
+func DescribeYAML(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		v := n.Value
-		if len(v) > 40 {
-			cut := 40
-			for cut > 0 && !utf8.RuneStart(v[cut]) {
-				cut--
-			}
-			v = v[:cut] + "…"
-		}
+		v := ClipValue(n.Value)
 		if n.ShortTag() == "!!str" {
 			return strconv.Quote(v)
 		}
 		return keyName(v)
 	}
 	return "an alias"
+}
+
+// ClipValue returns s cut to at most 40 bytes at a character boundary,
+// with "…" where it was cut: a value as an error message shows it.
+func ClipValue(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // keyName returns s as is when it is printable and has no spaces, else
