@@ -108,7 +108,7 @@ func (p *configParser) parse(n *yaml.Node) Config {
 		return c
 	}
 	for _, kv := range p.mapping(n, "check") {
-		key, val := kv[0], project.DerefYAML(kv[1])
+		key, val := kv.Key, project.DerefYAML(kv.Val)
 		name := "check." + key.Value
 		if project.IsNullYAML(val) {
 			continue
@@ -135,7 +135,7 @@ func (p *configParser) rules(n *yaml.Node) map[string]Severity {
 	out := make(map[string]Severity)
 	ids := ruleIDs()
 	for _, kv := range p.mapping(n, "check.rules") {
-		key, val := kv[0], project.DerefYAML(kv[1])
+		key, val := kv.Key, project.DerefYAML(kv.Val)
 		name := "check.rules." + key.Value
 		if !slices.Contains(ids, key.Value) {
 			p.errorf(key, name, "unknown rule %s%s; rules: %s", strconv.Quote(key.Value), didYouMean(key.Value, ids), strings.Join(ids, ", "))
@@ -154,7 +154,7 @@ func (p *configParser) rules(n *yaml.Node) map[string]Severity {
 func (p *configParser) requiredFields(n *yaml.Node) map[artifact.Type][]string {
 	out := make(map[artifact.Type][]string)
 	for _, kv := range p.mapping(n, "check.required_fields") {
-		key, val := kv[0], project.DerefYAML(kv[1])
+		key, val := kv.Key, project.DerefYAML(kv.Val)
 		name := "check.required_fields." + key.Value
 		if !slices.Contains(types(), key.Value) {
 			p.errorf(key, name, "unknown artifact type %s%s; types: %s", strconv.Quote(key.Value), didYouMean(key.Value, types()), strings.Join(types(), ", "))
@@ -181,30 +181,18 @@ func (p *configParser) requiredFields(n *yaml.Node) map[artifact.Type][]string {
 	return out
 }
 
-// mapping returns the key and value nodes of the mapping n, reporting a
-// node that is not a mapping, keys that are not plain names, and repeated
-// keys.
-func (p *configParser) mapping(n *yaml.Node, name string) [][2]*yaml.Node {
+// mapping returns the entries of the mapping n, read as the rest of the
+// configuration file is (project.Pairs: merge keys expanded; keys that
+// are not plain names, and repeated keys, reported), and reports a node
+// that is not a mapping.
+func (p *configParser) mapping(n *yaml.Node, name string) []project.KeyValue {
 	if n.Kind != yaml.MappingNode {
 		p.errorf(n, name, "%s must be a mapping (got %s)", name, project.DescribeYAML(n))
 		return nil
 	}
-	var out [][2]*yaml.Node
-	seen := make(map[string]int)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := project.DerefYAML(n.Content[i])
-		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
-			p.errorf(k, name, "%s: keys must be plain names (got %s)", name, project.DescribeYAML(k))
-			continue
-		}
-		if line, dup := seen[k.Value]; dup {
-			p.errorf(k, name+"."+k.Value, "%s.%s is set twice (first at line %d); remove one", name, k.Value, line)
-			continue
-		}
-		seen[k.Value] = k.Line
-		out = append(out, [2]*yaml.Node{k, n.Content[i+1]})
-	}
-	return out
+	kvs, errs := project.Pairs(p.path, n, name+".")
+	p.errs = append(p.errs, errs...)
+	return kvs
 }
 
 // didYouMean returns ` (did you mean "x"?)` for the candidate closest to

@@ -58,6 +58,19 @@ check:
 	}
 }
 
+// The check section reads merge keys as the rest of the file does:
+// explicit keys win over merged ones.
+func TestParseConfigMergeKeys(t *testing.T) {
+	c, err := parseConfigText(t, "strict: &strict {orphan-spec: error, broken-path: error}\ncheck:\n  rules:\n    <<: *strict\n    broken-path: off\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Severity{OrphanSpec: Error, BrokenPath: Off}
+	if diff := cmp.Diff(want, c.Rules); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestParseConfigAbsentOrEmpty(t *testing.T) {
 	for _, text := range []string{"", "budget: 5\n", "check:\n", "check: {}\n", "check:\n  rules:\n"} {
 		c, err := parseConfigText(t, text)
@@ -76,6 +89,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"check:\n  rules:\n    orphan-spec: 5\n", `project: .ctxpack/config.yaml:3: check.rules.orphan-spec must be error, warning or off (got 5)`},
 		{"check:\n  rules:\n    orphan-spec: [error]\n", `project: .ctxpack/config.yaml:3: check.rules.orphan-spec must be error, warning or off (got a list)`},
 		{"check:\n  rules:\n    orphan-spec: error\n    orphan-spec: off\n", `project: .ctxpack/config.yaml:4: check.rules.orphan-spec is set twice (first at line 3); remove one`},
+		{"check:\n  rules:\n    [orphan-spec]: error\n", `project: .ctxpack/config.yaml:3: check.rules: keys must be plain names (got a list)`},
 		{"check:\n  rules: error\n", `project: .ctxpack/config.yaml:2: check.rules must be a mapping (got "error")`},
 		{"check:\n  required_fields:\n    specs: [id]\n", `project: .ctxpack/config.yaml:3: unknown artifact type "specs" (did you mean "spec"?); types: identity, task, spec, decision, norm`},
 		{"check:\n  required_fields:\n    spec: id\n", `project: .ctxpack/config.yaml:3: check.required_fields.spec must be a list of field names, such as [id, title] (got "id")`},

@@ -473,46 +473,46 @@ func (l *loader) load(data []byte) {
 	fields := l.cfg.fields()
 	lines := make(map[string]int) // key → line, for checks across keys
 	for _, kv := range l.pairs(top, "") {
-		key := kv.key.Value
-		lines[key] = kv.key.Line
+		key := kv.Key.Value
+		lines[key] = kv.Key.Line
 		if f := lookupField(fields, key); f != nil {
-			l.set(f, kv.key, kv.val)
+			l.set(f, kv.Key, kv.Val)
 			continue
 		}
 		if !slices.Contains(sections(), key) {
 			if l.cfg.Extra == nil {
 				l.cfg.Extra = make(map[string]yaml.Node)
 			}
-			l.cfg.Extra[key] = *kv.val
+			l.cfg.Extra[key] = *kv.Val
 			if s := Suggest(key, topKeys()); s != "" {
-				l.warnf(kv.key, "unknown key %q (did you mean %q?); kept for later features", key, s)
+				l.warnf(kv.Key, "unknown key %q (did you mean %q?); kept for later features", key, s)
 			}
 			continue
 		}
-		val := DerefYAML(kv.val)
+		val := DerefYAML(kv.Val)
 		if IsNullYAML(val) {
 			continue
 		}
 		if val.Kind != yaml.MappingNode {
-			l.errorf(kv.key, key, "%s must be a mapping of settings (got %s)", key, DescribeYAML(val))
+			l.errorf(kv.Key, key, "%s must be a mapping of settings (got %s)", key, DescribeYAML(val))
 			continue
 		}
 		for _, skv := range l.pairs(val, key+".") {
-			full := key + "." + skv.key.Value
-			lines[full] = skv.key.Line
+			full := key + "." + skv.Key.Value
+			lines[full] = skv.Key.Line
 			if f := lookupField(fields, full); f != nil {
-				l.set(f, skv.key, skv.val)
+				l.set(f, skv.Key, skv.Val)
 				continue
 			}
 			extra := l.cfg.sectionExtra(key)
 			if *extra == nil {
 				*extra = make(map[string]yaml.Node)
 			}
-			(*extra)[skv.key.Value] = *skv.val
+			(*extra)[skv.Key.Value] = *skv.Val
 			if s := Suggest(full, sectionKeys(fields, key)); s != "" {
-				l.warnf(skv.key, "unknown key %q (did you mean %q?); kept but not used", full, s)
+				l.warnf(skv.Key, "unknown key %q (did you mean %q?); kept but not used", full, s)
 			} else {
-				l.warnf(skv.key, "unknown key %q; kept but not used", full)
+				l.warnf(skv.Key, "unknown key %q; kept but not used", full)
 			}
 		}
 	}
@@ -648,29 +648,47 @@ func (l *loader) set(f *field, key, val *yaml.Node) {
 	}
 }
 
-type keyValue struct{ key, val *yaml.Node }
+// KeyValue is one entry of a YAML mapping.
+type KeyValue struct{ Key, Val *yaml.Node }
 
 // maxMergeDepth bounds nested YAML merge keys.
 const maxMergeDepth = 8
 
-// pairs returns the entries of the mapping n in file order, with YAML merge
-// keys ("<<: *base") expanded after them (explicit keys win, then earlier
-// merged mappings). A repeated key is an error.
-func (l *loader) pairs(n *yaml.Node, prefix string) []keyValue {
-	var out []keyValue
+// Pairs returns the entries of the YAML mapping n, read from the
+// configuration file path, as LoadConfig reads its own: in file order,
+// with merge keys ("<<: *base") expanded after them (explicit keys win,
+// then earlier merged mappings). prefix is the mapping's dotted name and
+// a ".", such as "check.rules.", or "" for the top level. A key that is
+// not a plain name, a repeated key and a merge key that refers to no
+// mapping are errors (*ConfigError). The sections other packages own
+// (check) read their mappings with it, so the whole file follows one set
+// of rules.
+func Pairs(path string, n *yaml.Node, prefix string) ([]KeyValue, []error) {
+	l := loader{path: path}
+	return l.pairs(n, prefix), l.errs
+}
+
+// pairs returns the entries of the mapping n as Pairs does, recording
+// its errors.
+func (l *loader) pairs(n *yaml.Node, prefix string) []KeyValue {
+	var out []KeyValue
 	seen := make(map[string]int) // key → line
 	l.collect(n, prefix, &out, seen, 0)
 	return out
 }
 
-func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[string]int, depth int) {
+func (l *loader) collect(n *yaml.Node, prefix string, out *[]KeyValue, seen map[string]int, depth int) {
 	var merges []*yaml.Node
 	explicit := depth == 0
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := DerefYAML(n.Content[i]), n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			if explicit {
-				l.errorf(k, "", "keys must be plain names (got %s)", DescribeYAML(k))
+				name, in := strings.TrimSuffix(prefix, "."), ""
+				if name != "" {
+					in = keyName(name) + ": "
+				}
+				l.errorf(k, name, "%skeys must be plain names (got %s)", in, DescribeYAML(k))
 			}
 			continue
 		}
@@ -685,7 +703,7 @@ func (l *loader) collect(n *yaml.Node, prefix string, out *[]keyValue, seen map[
 			continue
 		}
 		seen[k.Value] = k.Line
-		*out = append(*out, keyValue{key: k, val: v})
+		*out = append(*out, KeyValue{Key: k, Val: v})
 	}
 	if depth >= maxMergeDepth {
 		return

@@ -138,6 +138,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"top level not a mapping", "- a\n- b\n", []string{"project: .ctxpack/config.yaml:1: the file must be a mapping of settings (got a list)"}},
 		{"duplicate key", "budget: 1\nbudget: 2\n", []string{"project: .ctxpack/config.yaml:2: budget is set twice (first at line 1); remove one"}},
 		{"duplicate section key", "pack:\n  strategy: score\n  strategy: greedy\n", []string{"project: .ctxpack/config.yaml:3: pack.strategy is set twice (first at line 2); remove one"}},
+		{"key not a name", "[a]: 1\n", []string{"project: .ctxpack/config.yaml:1: keys must be plain names (got a list)"}},
+		{"section key not a name", "pack:\n  {a: b}: 1\n", []string{"project: .ctxpack/config.yaml:2: pack: keys must be plain names (got a mapping)"}},
 		{"syntax", "budget: 1\npack: [\n", []string{"project: .ctxpack/config.yaml:2: invalid YAML: did not find expected node content"}},
 		{"syntax in a second document", "budget: 1\n---\n- a\nb: c\n", []string{
 			// The line is yaml.v3's: that of the construct around the problem.
