@@ -9,10 +9,12 @@
 //     the budget, the allocation of each tier with its parts, overflow and
 //     the metrics. Only its timestamp comes from outside the plan, from the
 //     caller's clock; the assembled output never holds a time.
-//   - Records are in the order they were appended, newest last. Append
-//     keeps the last Log.Max records (1000 by default): when the file would
-//     hold more, it is rewritten with the newest ones, atomically
-//     (temporary file and rename).
+//   - Records are in the order they were appended, newest last. The log
+//     keeps the last Log.Max records (1000 by default), and Read returns
+//     no more: when the file would hold more than Max + Max/4 lines,
+//     Append rewrites it with the newest Max, atomically (temporary file
+//     and rename). An append otherwise reads only the lock file's note of
+//     the log's size and line count, never the log.
 //   - Appends by several processes are serialized by an advisory lock on
 //     the file itself (POSIX flock; none on other systems), so no record is
 //     torn or lost to a rotation.

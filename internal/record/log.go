@@ -61,50 +61,69 @@ func Marshal(r Record) ([]byte, error) {
 }
 
 // Append adds r to the end of the log, creating the file and its
-// directory if missing; when the log would hold more than Max records, it
-// is rewritten with the newest Max.
+// directory if missing. When the log would hold more than Max + Max/4
+// lines, it is rewritten with the newest Max: a rewrite reads and writes
+// the whole file, so it happens once every Max/4 appends, not on each.
+//
+// The lock file holds the log's size and line count as the last append
+// left them, so an append reads neither the log nor anything but that
+// note; when the log's size is not the noted one (another writer without
+// the lock, an edit, a crash between the two writes), Append counts its
+// lines again.
 func (l Log) Append(r Record) error {
 	line, err := Marshal(r)
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	max := l.Max
-	if max <= 0 {
-		max = DefaultMax
-	}
+	max := l.max()
+	most := max + max/4
 	dir := filepath.Dir(l.Path)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("record: %w (the project is not writable: --no-record, or records: false in the config, stops recording)", err)
 	}
-	unlock, err := lockFile(l.Path+".lock", lockWait)
+	lk, err := openLock(l.Path+".lock", lockWait)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer unlock(lk)
 
-	old, err := os.ReadFile(l.Path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	var size int64
+	if fi, err := os.Stat(l.Path); err == nil {
+		size = fi.Size()
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record: %w", err)
 	}
-	partial := len(old) > 0 && old[len(old)-1] != '\n'
-	if partial {
-		old = append(old, '\n') // a line cut short by a crash stays a line of its own
-	}
-	if n := bytes.Count(old, []byte("\n")); n+1 > max {
-		// Keep the newest max−1 lines and the new one.
-		keep := old
-		for drop := n + 1 - max; drop > 0; drop-- {
-			keep = keep[bytes.IndexByte(keep, '\n')+1:]
+	n, known := readNote(lk, size)
+	if !known || n+1 > most {
+		old, err := os.ReadFile(l.Path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("record: %w", err)
 		}
-		return writeAtomic(l.Path, append(keep[:len(keep):len(keep)], line...))
+		size = int64(len(old))
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			// A line cut short by a crash stays a line of its own.
+			old = append(old, '\n')
+			line = append([]byte("\n"), line...)
+		}
+		n = bytes.Count(old, []byte("\n"))
+		if n+1 > most {
+			// Keep the newest max−1 lines and the new one.
+			keep := old
+			for drop := n + 1 - max; drop > 0; drop-- {
+				keep = keep[bytes.IndexByte(keep, '\n')+1:]
+			}
+			data := append(keep[:len(keep):len(keep)], bytes.TrimPrefix(line, []byte("\n"))...)
+			if err := writeAtomic(l.Path, data); err != nil {
+				return err
+			}
+			writeNote(lk, int64(len(data)), max)
+			return nil
+		}
 	}
 	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
-	}
-	if partial {
-		line = append([]byte("\n"), line...)
 	}
 	if _, err := f.Write(line); err != nil {
 		f.Close()
@@ -113,7 +132,37 @@ func (l Log) Append(r Record) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("record: write %s: %w", l.Path, err)
 	}
+	writeNote(lk, size+int64(len(line)), n+1)
 	return nil
+}
+
+// max is how many records the log keeps.
+func (l Log) max() int {
+	if l.Max <= 0 {
+		return DefaultMax
+	}
+	return l.Max
+}
+
+// readNote returns the line count noted in the lock file f, if the note is
+// of a log of size bytes.
+func readNote(f *os.File, size int64) (lines int, ok bool) {
+	var buf [64]byte
+	k, _ := f.ReadAt(buf[:], 0)
+	var s int64
+	if _, err := fmt.Sscanf(string(buf[:k]), "%d %d\n", &s, &lines); err != nil || s != size || lines < 0 {
+		return 0, false
+	}
+	return lines, true
+}
+
+// writeNote notes in the lock file f that the log has size bytes in lines
+// lines. A note that fails to be written is only a recount later.
+func writeNote(f *os.File, size int64, lines int) {
+	note := fmt.Appendf(nil, "%d %d\n", size, lines)
+	if _, err := f.WriteAt(note, 0); err == nil {
+		f.Truncate(int64(len(note)))
+	}
 }
 
 // writeAtomic replaces the file at p with data through a temporary file.
@@ -138,8 +187,8 @@ func writeAtomic(p string, data []byte) error {
 	return nil
 }
 
-// Read returns the log's records, oldest first, and the lines it skipped.
-// A missing file has no records.
+// Read returns the log's newest Max records, oldest first, and the lines
+// it skipped. A missing file has no records.
 func (l Log) Read() ([]Record, []*LineError, error) {
 	f, err := os.Open(l.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -153,7 +202,11 @@ func (l Log) Read() ([]Record, []*LineError, error) {
 	if name == "" {
 		name = l.Path
 	}
-	return Decode(f, name)
+	recs, bad, err := Decode(f, name)
+	if max := l.max(); len(recs) > max {
+		recs = recs[len(recs)-max:]
+	}
+	return recs, bad, err
 }
 
 // Decode reads records, one JSON object per line, from r; name is the

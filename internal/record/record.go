@@ -22,7 +22,7 @@ const MaxTarget = 200
 
 // MaxFiles is how many parts a record lists per tier: a pack of a large
 // tree has thousands, and a thousand such records would make the log too
-// big to rewrite on every append. The tier's totals count them all.
+// big to rewrite when it rotates. The tier's totals count them all.
 const MaxFiles = 500
 
 // Record is one assembly's budget record: the aiwg seed's

@@ -252,6 +252,44 @@ func TestAppendRotate(t *testing.T) {
 	}
 }
 
+// TestAppendSlack: the file grows to Max + Max/4 lines before it is
+// rewritten with the newest Max, and Read returns the newest Max records
+// all along; lines written without Append (so not in the lock file's note)
+// are counted.
+func TestAppendSlack(t *testing.T) {
+	l := Log{Path: filepath.Join(t.TempDir(), "records.jsonl"), Max: 8}
+	var want []string
+	for i := range 40 {
+		if i == 17 {
+			// Another writer adds two records behind the note's back.
+			f, err := os.OpenFile(l.Path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []int{1017, 1018} {
+				line, _ := Marshal(rec(k))
+				f.Write(append(line, '\n'))
+				want = append(want, fmt.Sprintf("t%d", k))
+			}
+			f.Close()
+		}
+		if err := l.Append(rec(i)); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fmt.Sprintf("t%d", i))
+		data, err := os.ReadFile(l.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n > 10 || n < min(len(want), 8) {
+			t.Fatalf("after append %d the file has %d lines, want 8 to 10", i, n)
+		}
+		if got, want := targets(t, l), want[max(0, len(want)-8):]; !reflect.DeepEqual(got, want) {
+			t.Fatalf("after append %d: %v, want %v", i, got, want)
+		}
+	}
+}
+
 // TestPartialLine: a line cut short by a crash is skipped, and the next
 // record is whole.
 func TestPartialLine(t *testing.T) {
@@ -328,5 +366,33 @@ func TestUnwritable(t *testing.T) {
 	err := ForRoot(dir).Append(rec(1))
 	if err == nil || !strings.HasPrefix(err.Error(), "record: ") || !strings.Contains(err.Error(), "--no-record") {
 		t.Errorf("got %v, want an error that names the fix", err)
+	}
+}
+
+// BenchmarkAppend appends to a log already holding DefaultMax records of
+// 10 and 100 parts: the steady state of a project that records every
+// assembly.
+func BenchmarkAppend(b *testing.B) {
+	for _, parts := range []int{10, 100} {
+		b.Run(fmt.Sprintf("parts=%d", parts), func(b *testing.B) {
+			p := &render.Plan{Mode: "pack", Target: "src"}
+			for k := range parts {
+				path := fmt.Sprintf("src/some/dir/file%04d.go", k)
+				p.Parts = append(p.Parts, render.PlanPart{Key: path, Path: path, Tokens: 100, Level: "full"})
+			}
+			r := New(p, Spec{Time: when})
+			l := Log{Path: filepath.Join(b.TempDir(), "records.jsonl")}
+			for range DefaultMax {
+				if err := l.Append(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := l.Append(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
