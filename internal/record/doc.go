@@ -15,9 +15,9 @@
 //     Append rewrites it with the newest Max, atomically (temporary file
 //     and rename). An append otherwise reads only the lock file's note of
 //     the log's size and line count, never the log.
-//   - Appends by several processes are serialized by an advisory lock on
-//     the file itself (POSIX flock; none on other systems), so no record is
-//     torn or lost to a rotation.
+//   - Appends by several processes are serialized by a lock on the lock
+//     file beside the log (flock on Unix, LockFileEx on Windows; none on
+//     other systems), so no record is torn or lost to a rotation.
 //   - Reading skips lines that are not records and reports each with its
 //     line number (*LineError); it never fails on them.
 package record

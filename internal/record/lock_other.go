@@ -1,10 +1,10 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package record
 
 import "os"
 
-// tryLock cannot lock on systems without flock: appends from several
+// tryLock cannot lock on this system: appends from several
 // processes at once may interleave there.
 func tryLock(*os.File) error { return nil }
 
