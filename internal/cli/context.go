@@ -118,12 +118,9 @@ func (o *assembleOptions) assemble(ctx context.Context) (*ctxpack.Result, *ctxpa
 		return nil, nil, err
 	}
 	if o.target != "" {
-		req.Index = o.index.options(o.noUpdate)
-		if !o.noUpdate {
-			progress, done := indexProgress(o.ios, "the index")
-			defer done()
-			req.Index.Progress = progress
-		}
+		var done func()
+		req.Index, done = o.index.updateOptions(o.ios, o.noUpdate)
+		defer done()
 		if o.target == "-" {
 			data, err := io.ReadAll(o.ios.In)
 			if err != nil {

@@ -42,6 +42,18 @@ func (f indexFlags) options(noUpdate bool) ctxpack.IndexOptions {
 	return o
 }
 
+// updateOptions are options for a command that reads the index: unless
+// noUpdate, the facade brings it up to date first, with a progress line on
+// a terminal that done ends.
+func (f indexFlags) updateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.IndexOptions, done func()) {
+	o = f.options(noUpdate)
+	if noUpdate {
+		return o, func() {}
+	}
+	o.Progress, done = indexProgress(ios, "the index")
+	return o, done
+}
+
 // openIndex opens the project the command runs in and its index.
 func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*openedIndex, error) {
 	p, err := g.openProject()

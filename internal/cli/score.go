@@ -129,12 +129,8 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 	if err != nil {
 		return err
 	}
-	idx := o.index.options(o.noUpdate)
-	if !o.noUpdate {
-		progress, done := indexProgress(o.ios, "the index")
-		defer done()
-		idx.Progress = progress
-	}
+	idx, done := o.index.updateOptions(o.ios, o.noUpdate)
+	defer done()
 	s, err := p.Score(ctx, o.file, o.task, ctxpack.Request{Index: idx})
 	if err != nil {
 		return err

@@ -117,12 +117,8 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	for _, w := range p.Warnings {
 		o.ios.Warn("%s", w)
 	}
-	ixo := o.flags.options(o.noUpdate)
-	if !o.noUpdate {
-		progress, done := indexProgress(o.ios, "the index")
-		defer done()
-		ixo.Progress = progress
-	}
+	ixo, done := o.flags.updateOptions(o.ios, o.noUpdate)
+	defer done()
 	hits, opt, warnings, err := p.Search(ctx, o.query, o.k, o.files, ixo)
 	if err != nil {
 		return err
