@@ -1,9 +1,6 @@
 package artifact
 
-import (
-	"fmt"
-	"io/fs"
-)
+import "fmt"
 
 // Type is an artifact's kind.
 type Type string
@@ -105,10 +102,3 @@ type Set struct {
 	// ids that more than one file claims, each with where it is.
 	Problems []*ParseError
 }
-
-// API (implemented in parse.go, levels.go, load.go):
-//
-//	func Parse(path string, data []byte) (*Artifact, error)     // error is *ParseError
-//	func (a *Artifact) Text(l Level) string
-//	func Load(fsys fs.FS) (*Set, error)                          // error only when nothing can be listed
-var _ = fs.ValidPath
