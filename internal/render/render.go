@@ -70,12 +70,12 @@ func Open(f Format, meta string) string {
 	switch f.Content() {
 	case XML:
 		if meta != "" {
-			return "<documents>\n<!-- ctxpack: " + strings.ReplaceAll(meta, "--", "- -") + " -->\n"
+			return "<documents>\n<!-- ctxpack: " + commentText(meta) + " -->\n"
 		}
 		return "<documents>\n"
 	case Markdown:
 		if meta != "" {
-			return "<!-- ctxpack: " + strings.ReplaceAll(meta, "--", "- -") + " -->\n\n"
+			return "<!-- ctxpack: " + commentText(meta) + " -->\n\n"
 		}
 	case Doc:
 		if meta != "" {
@@ -198,6 +198,17 @@ func source(b Block) string {
 		return b.Path + ":" + strconv.Itoa(b.Lines[0]) + "-" + strconv.Itoa(b.Lines[1])
 	}
 	return b.Path
+}
+
+// commentText returns s with a space put between any two hyphens, so that
+// it holds no "--", which may not appear in an XML comment and "-->" of
+// which would end an HTML one. One pass is not enough: "---" becomes
+// "- --".
+func commentText(s string) string {
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "- -")
+	}
+	return s
 }
 
 func withNewline(s string) string {

@@ -2,7 +2,9 @@ package render
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"flag"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +115,34 @@ func TestFenceLongerThanBackticksInText(t *testing.T) {
 	got := Body(Markdown, Block{Type: "doc", Label: "x", Lang: "go", Text: "a ```` b"})
 	if !strings.Contains(got, "`````go\n") {
 		t.Errorf("fence not longer than the text's backtick run:\n%s", got)
+	}
+}
+
+// TestMetadataComment: whatever the metadata holds, the xml format's
+// comment is well-formed XML, and neither comment ends early.
+func TestMetadataComment(t *testing.T) {
+	for _, meta := range []string{"a--b", "a---b", "target=x--->y", "a-", "----", "-", "a\n--\nb"} {
+		doc := Open(XML, meta) + Close(XML)
+		d := xml.NewDecoder(strings.NewReader(doc))
+		var comments []string
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				if err != io.EOF {
+					t.Errorf("meta %q: %q is not XML: %v", meta, doc, err)
+				}
+				break
+			}
+			if c, ok := tok.(xml.Comment); ok {
+				comments = append(comments, string(c))
+			}
+		}
+		if len(comments) != 1 {
+			t.Errorf("meta %q: %q has comments %q, want one", meta, doc, comments)
+		}
+		md := Open(Markdown, meta)
+		if i := strings.Index(md, "-->"); i != len(md)-len("-->\n\n") {
+			t.Errorf("meta %q: the markdown comment %q ends early", meta, md)
+		}
 	}
 }
