@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,13 +31,6 @@ func artifactSet(g *globals, ios *IOStreams) (*ctxpack.Project, *artifact.Set, e
 		ios.Warn("%s", strings.TrimPrefix(e.Error(), "artifact: "))
 	}
 	return p, set, nil
-}
-
-func writeJSON(ios *IOStreams, v any) error {
-	enc := json.NewEncoder(ios.Out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 type showOptions struct {
@@ -128,7 +120,7 @@ func listRun(o *listOptions) error {
 		o.ios.Warn("%s", w)
 	}
 	if o.g.format == "json" {
-		return writeJSON(o.ios, list)
+		return writeJSON(o.ios.Out, list)
 	}
 	w := tabwriter.NewWriter(o.ios.Out, 0, 4, 2, ' ', 0)
 	for _, a := range list {
@@ -174,7 +166,7 @@ budget, with how many more tokens would have kept it. Takes the flags of
 				return err
 			}
 			if o.g.format == "json" {
-				return writeJSON(ios, e)
+				return writeJSON(ios.Out, e)
 			}
 			_, err = fmt.Fprintf(ios.Out, "%s: %s\n", e.Artifact, e.Reason)
 			return err

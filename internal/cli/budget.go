@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -171,10 +170,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 	var out bytes.Buffer
 	if format == "json" {
 		doc.Record = rec
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,10 +151,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 
 	var out strings.Builder
 	if o.g.format == "json" {
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(checkJSON{Findings: findings, Summary: sum}); err != nil {
+		if err := writeJSON(&out, checkJSON{Findings: findings, Summary: sum}); err != nil {
 			return err
 		}
 	} else {

@@ -5,8 +5,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -195,6 +197,15 @@ func (g *globals) openProject() (*ctxpack.Project, error) {
 		return nil, err
 	}
 	return ctxpack.Open(base, g.config)
+}
+
+// writeJSON writes v as every command's json format has it: indented by
+// two spaces, with <, > and & as they are, in one Write.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // flagChanged reports whether the user set the named flag.

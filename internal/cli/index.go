@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -296,10 +295,7 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 			}
 			doc.Stale = &staleJSON{Changed: nonNil(s.Changed), Added: nonNil(s.Added), Removed: nonNil(s.Removed)}
 		}
-		enc := json.NewEncoder(o.ios.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(o.ios.Out, doc)
 	}
 	var b strings.Builder
 	w := func(label, format string, args ...any) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -92,10 +91,7 @@ func reportRun(o *reportOptions) error {
 		if doc.Records == nil {
 			doc.Records = []ctxpack.BudgetRecord{}
 		}
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -154,10 +153,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 	}
 	var out bytes.Buffer
 	if o.g.format == "json" {
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -131,10 +130,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 		doc := struct {
 			Results []ctxpack.SearchHit `json:"results"`
 		}{Results: ctxpack.SearchHits(hits, opt, o.explain)}
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {

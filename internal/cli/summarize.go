@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -96,15 +94,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 		o.ios.Warn("%s", w)
 	}
 	if o.g.format == "json" {
-		var out bytes.Buffer
-		enc := json.NewEncoder(&out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(s); err != nil {
-			return err
-		}
-		_, err = o.ios.Out.Write(out.Bytes())
-		return err
+		return writeJSON(o.ios.Out, s)
 	}
 	var sizes []string
 	for _, l := range s.Levels {
