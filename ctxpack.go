@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
 	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
@@ -311,7 +311,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 const (
 	weightMain     = 0.6 // centrality
 	weightRecency  = 0.3 // 0.5^(days older than the newest file / 7)
-	weightFileType = 0.1 // source 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5
+	weightFileType = 0.1 // classify: the aiwg seed's priority of the file's kind
 )
 
 // rankParts scores the parts of a pack under a budget or with a query and
@@ -508,40 +508,20 @@ func filePart(p, text string) pack.Part {
 	return part
 }
 
-// classify returns a file's language, kind and the file-type priority of
-// the aiwg seed: source 1.0, tests 0.9, docs 0.7, config 0.6, other 0.5.
+// classify returns a file's language (chunk.Language), the section word
+// of its kind (retrieve.FileKind, the classifier retrieval's file-type
+// factor uses) and the aiwg seed's priority of that kind: source 1.0,
+// tests 0.9, requirements 0.8, docs 0.7, config 0.6, other 0.5.
 func classify(p string) (lang, kind string, score float64) {
-	base := path.Base(p)
-	ext := strings.ToLower(path.Ext(base))
-	lang = languages[ext]
-	isTest := strings.Contains(base, "_test.") || strings.Contains(base, ".test.") ||
-		strings.Contains(base, ".spec.") || strings.HasPrefix(base, "test_") ||
-		strings.Contains("/"+p, "/testdata/") || strings.Contains("/"+p, "/tests/")
-	switch {
-	case isTest && lang != "" && lang != "markdown":
-		return lang, "test", 0.9
-	case lang == "markdown" || ext == ".txt" || ext == ".rst":
-		return lang, "doc", 0.7
-	case configExts[ext] || strings.HasPrefix(base, "."):
-		return lang, "config", 0.6
-	case lang != "":
-		return lang, "source", 1.0
-	}
-	return lang, "file", 0.5
+	k := retrieve.FileKind(p)
+	return chunk.Language(p), filePartType[k], retrieve.SeedFileTypes().Of(k)
 }
 
-var languages = map[string]string{
-	".go": "go", ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
-	".jsx": "jsx", ".ts": "typescript", ".tsx": "tsx", ".java": "java", ".rs": "rust",
-	".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
-	".cs": "csharp", ".rb": "ruby", ".php": "php", ".swift": "swift", ".kt": "kotlin",
-	".scala": "scala", ".sh": "bash", ".bash": "bash", ".s": "asm", ".sql": "sql",
-	".md": "markdown", ".markdown": "markdown", ".html": "html", ".css": "css",
-	".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".xml": "xml",
-	".proto": "protobuf", ".lua": "lua", ".r": "r", ".pl": "perl",
+// filePartType is the section word of a packed file, by kind of file
+// (retrieve.FileKind); partType is that of a retrieved chunk.
+var filePartType = map[string]string{
+	"source": "source", "test": "test", "documentation": "doc", "requirements": "doc", "config": "config", "other": "file",
 }
-
-var configExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".mod": true, ".sum": true}
 
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {

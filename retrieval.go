@@ -248,7 +248,6 @@ func tierOf(rel float64, tiers []Tier) string {
 // signatures and doc comments (detailed), its first lines (summary), and
 // a line naming it (meta).
 func chunkPart(c retrieve.Chunk, body, tier string) pack.Part {
-	lang, _, _ := classify(c.Path)
 	label := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
 	meta := fmt.Sprintf("%s %s, lines %d-%d\n", firstNonEmpty(c.Kind, "chunk"), firstNonEmpty(c.Symbol, path.Base(c.Path)), c.StartLine, c.EndLine)
 	text := map[pack.Level]string{pack.Meta: meta, pack.Full: body}
@@ -262,11 +261,12 @@ func chunkPart(c retrieve.Chunk, body, tier string) pack.Part {
 	return pack.Part{
 		Key: fmt.Sprintf("%s#%d", c.Path, c.Seq), Source: "code", Type: partType[retrieve.FileKind(c.Path)], Label: label,
 		Path: c.Path, Lines: [2]int{c.StartLine, c.EndLine}, Doc: c.Path, Seq: c.Seq, Offset: c.Start,
-		Lang: lang, Text: text, Score: c.Relevance, Components: maps.Clone(c.Factors), Bucket: tier, CID: c.CID,
+		Lang: chunk.Language(c.Path), Text: text, Score: c.Relevance, Components: maps.Clone(c.Factors), Bucket: tier, CID: c.CID,
 	}
 }
 
-// partType is the section word of a retrieved chunk, by kind of file.
+// partType is the section word of a retrieved chunk, by kind of file
+// (retrieve.FileKind); filePartType is that of a packed file.
 var partType = map[string]string{
 	"source": "code", "test": "test", "documentation": "doc", "requirements": "doc", "config": "config", "other": "file",
 }

@@ -591,9 +591,18 @@ func DefaultFileTypes() FileTypes {
 	return FileTypes{Source: 1, Test: 0.1, Requirements: 0.8, Documentation: 0.1, Config: 0.2, Other: 0.2}
 }
 
+// SeedFileTypes are the aiwg seed's priorities: source 1.0, tests 0.9,
+// requirements 0.8, documentation 0.7, config 0.6, other 0.5.
+func SeedFileTypes() FileTypes {
+	return FileTypes{Source: 1, Test: 0.9, Requirements: 0.8, Documentation: 0.7, Config: 0.6, Other: 0.5}
+}
+
 // Priority is the priority of the file at slash path p.
-func (t FileTypes) Priority(p string) float64 {
-	switch FileKind(p) {
+func (t FileTypes) Priority(p string) float64 { return t.Of(FileKind(p)) }
+
+// Of is the priority of a kind of file, as FileKind names it.
+func (t FileTypes) Of(kind string) float64 {
+	switch kind {
 	case "test":
 		return t.Test
 	case "requirements":
@@ -616,7 +625,7 @@ func FileKind(p string) string {
 	base := path.Base(p)
 	ext := strings.ToLower(path.Ext(base))
 	lower := "/" + strings.ToLower(p)
-	prose := ext == ".md" || ext == ".rst" || ext == ".txt" || ext == ".adoc"
+	prose := chunk.Language(p) == "markdown" || ext == ".rst" || ext == ".txt" || ext == ".adoc"
 	switch {
 	case isTest(p) && !prose:
 		return "test"
