@@ -97,10 +97,8 @@ type budgetDoc struct {
 
 func budgetRun(ctx context.Context, o *budgetOptions) error {
 	format := o.g.format
-	switch format {
-	case "", "text", "json":
-	default:
-		return usagef("budget: --format must be text or json (got %q)", format)
+	if err := o.g.textOrJSON("budget"); err != nil {
+		return err
 	}
 	// The assembly is made in the configured format, as 'context' makes
 	// it: --format says how to print the budget, not the context.

@@ -86,10 +86,8 @@ func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *co
 
 // validate checks the flags that do not need the project.
 func (o *checkOptions) validate() error {
-	switch o.g.format {
-	case "", "text", "json":
-	default:
-		return usagef("check: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("check"); err != nil {
+		return err
 	}
 	if o.noBaseline && o.baseline != "" {
 		return usagef("check: give --baseline or --no-baseline, not both")

@@ -199,6 +199,15 @@ func (g *globals) openProject() (*ctxpack.Project, error) {
 	return ctxpack.Open(base, g.config)
 }
 
+// textOrJSON checks --format for a command that prints text or json.
+func (g *globals) textOrJSON(command string) error {
+	switch g.format {
+	case "", "text", "json":
+		return nil
+	}
+	return usagef("%s: --format must be text or json (got %q)", command, g.format)
+}
+
 // writeJSON writes v as every command's json format has it: indented by
 // two spaces, with <, > and & as they are, in one Write.
 func writeJSON(w io.Writer, v any) error {

@@ -161,14 +161,11 @@ func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *co
 }
 
 func indexRun(ctx context.Context, o *indexOptions) error {
-	switch o.g.format {
-	case "", "text":
-	case "json":
-		if !o.status {
-			return usagef("index: --format json goes with --status")
-		}
-	default:
-		return usagef("index: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("index"); err != nil {
+		return err
+	}
+	if o.g.format == "json" && !o.status {
+		return usagef("index: --format json goes with --status")
 	}
 	oi, err := openIndex(o.g, o.ios, o.flags, o.status)
 	if err != nil {

@@ -61,10 +61,8 @@ func newCmdReport(g *globals, ios *IOStreams, runF func(*reportOptions) error) *
 }
 
 func reportRun(o *reportOptions) error {
-	switch o.g.format {
-	case "", "text", "json":
-	default:
-		return usagef("report: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("report"); err != nil {
+		return err
 	}
 	if o.last < 0 {
 		return usagef("report: --last must not be negative (got %d)", o.last)

@@ -109,10 +109,8 @@ type scoreChunk struct {
 }
 
 func scoreRun(ctx context.Context, o *scoreOptions) error {
-	switch o.g.format {
-	case "", "text", "json":
-	default:
-		return usagef("score: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("score"); err != nil {
+		return err
 	}
 	if o.task == "-" {
 		data, err := io.ReadAll(o.ios.In)

@@ -84,10 +84,8 @@ func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *
 
 // validate checks the flags and reads the query.
 func (o *searchOptions) validate() error {
-	switch o.g.format {
-	case "", "text", "json":
-	default:
-		return usagef("search: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("search"); err != nil {
+		return err
 	}
 	if o.k <= 0 {
 		return usagef("search: --k must be positive (got %d)", o.k)

@@ -72,10 +72,8 @@ func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) er
 }
 
 func summarizeRun(ctx context.Context, o *summarizeOptions) error {
-	switch o.g.format {
-	case "", "text", "json":
-	default:
-		return usagef("summarize: --format must be text or json (got %q)", o.g.format)
+	if err := o.g.textOrJSON("summarize"); err != nil {
+		return err
 	}
 	switch o.level {
 	case "full", "detailed", "summary", "meta", "stub":
