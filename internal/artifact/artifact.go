@@ -61,10 +61,8 @@ type Artifact struct {
 	// "paths"…) and of each link target ("links.specs[SPEC-X]") in the
 	// file, for findings; 0 when absent.
 	Line map[string]int
-	// Body is the Markdown after the frontmatter; BodyLine is its first
-	// line in the file.
-	Body     string
-	BodyLine int
+	// Body is the Markdown after the frontmatter.
+	Body string
 	// CID is "sha256:" + hex of the file's text.
 	CID string
 }

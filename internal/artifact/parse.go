@@ -236,11 +236,11 @@ func parse(path string, data []byte) (*Artifact, *ParseError) {
 	}
 	// Find the closing fence.
 	fmStart := len(text) - len(rest)
-	fmEnd, bodyStart, closeLine := -1, -1, 0
-	for off, ln := fmStart, 2; off < len(text); ln++ {
+	fmEnd, bodyStart := -1, -1
+	for off := fmStart; off < len(text); {
 		line, after, _ := cutLine(text[off:])
 		if isFence(line, true) {
-			fmEnd, bodyStart, closeLine = off, len(text)-len(after), ln
+			fmEnd, bodyStart = off, len(text)-len(after)
 			break
 		}
 		off = len(text) - len(after)
@@ -255,12 +255,11 @@ func parse(path string, data []byte) (*Artifact, *ParseError) {
 		return nil, perr
 	}
 	a := &Artifact{
-		Path:     path,
-		Lines:    countLines(data),
-		Line:     make(map[string]int),
-		Body:     normalizeNewlines(string(text[bodyStart:])),
-		BodyLine: closeLine + 1,
-		CID:      project.ContentID(string(data)),
+		Path:  path,
+		Lines: countLines(data),
+		Line:  make(map[string]int),
+		Body:  normalizeNewlines(string(text[bodyStart:])),
+		CID:   project.ContentID(string(data)),
 	}
 	p.a = a
 	top, perr := p.decode(front)

@@ -17,7 +17,7 @@ func TestParse(t *testing.T) {
 		name string
 		path string
 		src  string
-		want *Artifact // Path, Lines, Body, BodyLine, CID are checked elsewhere
+		want *Artifact // Path, Lines, Body, CID are checked elsewhere
 	}{{
 		name: "every field",
 		path: ".ctxpack/work/tasks/TASK-042.md",
@@ -161,7 +161,7 @@ alias: *a
 		src:  "---\nid: SPEC-1\nstatus: wip\n---\n",
 		want: &Artifact{ID: "SPEC-1", Type: Spec, Status: "wip", Line: map[string]int{"id": 2, "status": 3}},
 	}}
-	ignore := cmpopts.IgnoreFields(Artifact{}, "Path", "Lines", "Body", "BodyLine", "CID")
+	ignore := cmpopts.IgnoreFields(Artifact{}, "Path", "Lines", "Body", "CID")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Parse(tt.path, []byte(tt.src))
@@ -187,8 +187,8 @@ func TestParseBody(t *testing.T) {
 	if want := "# Title\n\ntext"; a.Body != want {
 		t.Errorf("Body = %q, want %q", a.Body, want)
 	}
-	if a.BodyLine != 4 || a.Lines != 6 {
-		t.Errorf("BodyLine, Lines = %d, %d; want 4, 6", a.BodyLine, a.Lines)
+	if a.Lines != 6 {
+		t.Errorf("Lines = %d, want 6", a.Lines)
 	}
 	// The content id is of the file's bytes as they are.
 	if want := "sha256:"; !strings.HasPrefix(a.CID, want) || len(a.CID) != len(want)+64 {
