@@ -1,8 +1,8 @@
 // Package index is the repository index: the files of a project, chunked
-// by syntax (package chunk), with the token counts of every file and chunk,
-// a full-text index of their code-aware terms and, when an embedder is
-// configured, a vector per chunk text, kept in one SQLite database
-// (.ctxpack/index.db by default) and updated incrementally.
+// by syntax (package chunk), with a full-text index of the chunks'
+// code-aware terms and, when an embedder is configured, a vector per chunk
+// text, kept in one SQLite database (.ctxpack/index.db by default) and
+// updated incrementally.
 //
 // # Use
 //
@@ -16,8 +16,8 @@
 //
 //   - Format. The database records FormatVersion and a hash of what its
 //     rows depend on besides the files (the chunker's version and a
-//     fingerprint of its behaviour, the tokenizers). Open never changes an
-//     index; it reports a State: Current, or why Update will rebuild it
+//     fingerprint of its behaviour). Open never changes an index; it
+//     reports a State: Current, or why Update will rebuild it
 //     (Missing, VersionMismatch, OptionsMismatch, Corrupt). Walk settings
 //     are not in the hash: every Update walks again, so new limits add and
 //     remove files incrementally. A file that is an SQLite database but not
@@ -25,11 +25,9 @@
 //   - Incremental. A file whose size and modification time match the
 //     index is not read. One that differs is read and hashed; if its
 //     content id is unchanged only its size and time are written, else it
-//     is chunked, its terms made and its tokens counted again. Token counts
-//     are kept per content id ("sha256:…", project.ContentID) and per
-//     tokenizer (Tokenizers), and not recounted when the id is known. A
-//     file modified within two seconds of an update's start is read again
-//     by the next update, since its time may not show a second change.
+//     is chunked and its terms made again. A file modified within two
+//     seconds of an update's start is read again by the next update, since
+//     its time may not show a second change.
 //   - Atomic. An update's writes are one SQLite transaction (WAL mode): a
 //     crash or SIGKILL at any moment leaves the index as it was before the
 //     update or as it is after it, never a mix.

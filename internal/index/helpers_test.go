@@ -63,9 +63,9 @@ func build(t testing.TB, dir, db string, opts Options) (*Index, *Stats) {
 }
 
 // dump prints the index's rows in a canonical order: files (without the
-// recheck mark), chunks (with their ids when withIDs), token counts, meta,
-// and the full-text index's vocabulary with document and occurrence
-// counts per column.
+// recheck mark), chunks (with their ids when withIDs), meta, and the
+// full-text index's vocabulary with document and occurrence counts per
+// column.
 func dump(t testing.TB, ix *Index, withIDs bool) string {
 	t.Helper()
 	ctx := context.Background()
@@ -105,7 +105,6 @@ func dump(t testing.TB, ix *Index, withIDs bool) string {
 		idCol = "id, "
 	}
 	q("chunks", `SELECT `+idCol+`path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid FROM chunks ORDER BY path, seq`)
-	q("token_counts", `SELECT cid, tokenizer, count FROM token_counts ORDER BY cid, tokenizer`)
 	q("meta", `SELECT key, value FROM meta ORDER BY key`)
 	conn, err := ix.db.Conn(ctx)
 	if err != nil {

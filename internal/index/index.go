@@ -27,12 +27,10 @@ import (
 // unreadable or its rows mean something else (the terms rules included).
 //
 //	1: files, chunks, token_counts, meta; FTS5 chunk_terms (symbol, path, body), contentless, ascii tokenizer
-//	2: vectors (cid, embedder, dim, vec): chunk embeddings by content id and embedder, int8 with a scale (vectors.go)
+//	2: vectors (cid, embedder, dim, vec): chunk embeddings by content id and embedder, int8 with a scale (vectors.go);
+//	   later without token_counts, which nothing read (an index that has it
+//	   names tokenizers in its options, so it is rebuilt: OptionsMismatch)
 const FormatVersion = 2
-
-// Tokenizers returns the names of the tokenizers whose counts the index
-// keeps for every file and chunk, by content id, in sorted order.
-func Tokenizers() []string { return []string{"cl100k_base", "o200k_base"} }
 
 // DefaultLockTimeout is how long Update waits for another update of the
 // same index to finish before giving up.
@@ -82,7 +80,7 @@ const (
 	Current         Reason = iota // the index can be used and updated incrementally
 	Missing                       // there is no index yet
 	VersionMismatch               // written with another FormatVersion
-	OptionsMismatch               // written with other chunking rules or tokenizers
+	OptionsMismatch               // written with other chunking rules
 	Corrupt                       // unreadable, or not a ctxpack index
 )
 
@@ -226,13 +224,12 @@ func (ix *Index) openDB() error {
 // optionsText is the canonical description of what an index's rows depend
 // on besides the files and FormatVersion: the chunker (its version, its
 // parsers, which differ between cgo and pure-Go builds, and a fingerprint
-// of its behaviour) and the tokenizers.
+// of its behaviour).
 func optionsText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "chunk.version=%d\n", chunk.Version)
 	fmt.Fprintf(&b, "chunk.backend=%s\n", chunk.Backend)
 	fmt.Fprintf(&b, "chunk.fingerprint=%s\n", chunkFingerprint())
-	fmt.Fprintf(&b, "tokenizers=%s\n", strings.Join(Tokenizers(), ","))
 	return b.String()
 }
 
@@ -389,7 +386,6 @@ var schema = []string{
 		chunks   INTEGER NOT NULL,
 		skip     TEXT NOT NULL
 	) WITHOUT ROWID`,
-	`CREATE INDEX files_cid ON files (cid)`,
 	// Chunks tile each indexed file; id is the rowid of its terms in
 	// chunk_terms. Offsets are into the file's text as project.ReadText
 	// returns it.
@@ -407,13 +403,6 @@ var schema = []string{
 		UNIQUE (path, seq)
 	)`,
 	`CREATE INDEX chunks_cid ON chunks (cid)`,
-	// Token counts of every file and chunk text, by content id.
-	`CREATE TABLE token_counts (
-		cid       TEXT NOT NULL,
-		tokenizer TEXT NOT NULL,
-		count     INTEGER NOT NULL,
-		PRIMARY KEY (cid, tokenizer)
-	) WITHOUT ROWID`,
 	// The code-aware terms of each chunk (see Terms), by column; contentless,
 	// so only the inverted index is stored, never a copy of the text.
 	`CREATE VIRTUAL TABLE chunk_terms USING fts5(symbol, path, body, content='', contentless_delete=1, tokenize='ascii')`,

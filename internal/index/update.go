@@ -16,7 +16,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // racyWindow is how close to the start of an update a file's modification
@@ -88,7 +87,6 @@ type result struct {
 	lang     string
 	lines    int
 	chunks   []chunkRow
-	counts   []countRow // token counts not in the index yet
 	repaired bool
 }
 
@@ -98,15 +96,10 @@ type chunkRow struct {
 	symbol, path, body string // terms, space-separated
 }
 
-type countRow struct {
-	cid, tokenizer string
-	count          int
-}
-
 // Update brings the index in line with the files in fsys, the project
 // root: it walks fsys with Options.Walk, reads the files whose size or
-// modification time differ from the index (or are new), re-chunks and
-// re-counts those whose content changed, and deletes what is gone. An
+// modification time differ from the index (or are new), re-chunks those
+// whose content changed, and deletes what is gone. An
 // index that is not Current is rebuilt from scratch.
 //
 // All of an update's writes are one SQLite transaction: a crash or kill at
@@ -185,10 +178,9 @@ type updater struct {
 	rebuild  bool
 	start    time.Time
 
-	conn    *sql.Conn
-	stmts   map[string]*sql.Stmt
-	deleted map[string]bool // content ids whose rows went: token counts to collect
-	stats   Stats
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt
+	stats Stats
 
 	terms     []termsRow // held back for the full-text index; see flushTerms
 	termBytes int
@@ -307,7 +299,6 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 		return false, u.finishStats(ctx, meta[metaStateRoot])
 	}
 
-	u.deleted = make(map[string]bool)
 	if err := u.prepare(ctx); err != nil {
 		return false, err
 	}
@@ -332,7 +323,6 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 			if err := u.deleteChunks(ctx, s.Path); err != nil {
 				return false, err
 			}
-			u.deleted[o.cid] = true
 		}
 		row := &fileRow{path: s.Path, skip: s.Reason}
 		if err := u.putFile(ctx, row); err != nil {
@@ -344,9 +334,6 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	if err := u.flushTerms(ctx); err != nil {
-		return false, err
-	}
-	if err := u.collect(ctx); err != nil {
 		return false, err
 	}
 
@@ -470,26 +457,20 @@ func (u *updater) loadMeta(ctx context.Context) (map[string]string, error) {
 // statements are the SQL the updater prepares, by name.
 func statements() map[string]string {
 	return map[string]string{
-		"putFile":     `INSERT OR REPLACE INTO files (path, size, mtime_ns, recheck, cid, lang, lines, chunks, skip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		"delFile":     `DELETE FROM files WHERE path = ?`,
-		"chunksOf":    `SELECT id, cid FROM chunks WHERE path = ?`,
-		"delTerms":    `DELETE FROM chunk_terms WHERE rowid = ?`,
-		"delChunks":   `DELETE FROM chunks WHERE path = ?`,
-		"putChunk":    `INSERT INTO chunks (path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		"putTerms":    `INSERT INTO chunk_terms (rowid, symbol, path, body) VALUES (?, ?, ?, ?)`,
-		"putCount":    `INSERT OR IGNORE INTO token_counts (cid, tokenizer, count) VALUES (?, ?, ?)`,
-		"gcCounts":    `DELETE FROM token_counts WHERE cid = ?1 AND NOT EXISTS (SELECT 1 FROM chunks WHERE cid = ?1) AND NOT EXISTS (SELECT 1 FROM files WHERE cid = ?1)`,
-		"touchFile":   `UPDATE files SET size = ?, mtime_ns = ?, recheck = ? WHERE path = ?`,
-		"countsKnown": `SELECT count(*) FROM token_counts WHERE cid = ?`,
+		"putFile":   `INSERT OR REPLACE INTO files (path, size, mtime_ns, recheck, cid, lang, lines, chunks, skip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		"delFile":   `DELETE FROM files WHERE path = ?`,
+		"chunksOf":  `SELECT id FROM chunks WHERE path = ?`,
+		"delTerms":  `DELETE FROM chunk_terms WHERE rowid = ?`,
+		"delChunks": `DELETE FROM chunks WHERE path = ?`,
+		"putChunk":  `INSERT INTO chunks (path, seq, byte_start, byte_end, start_line, end_line, kind, symbol, cid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		"putTerms":  `INSERT INTO chunk_terms (rowid, symbol, path, body) VALUES (?, ?, ?, ?)`,
+		"touchFile": `UPDATE files SET size = ?, mtime_ns = ?, recheck = ? WHERE path = ?`,
 	}
 }
 
 func (u *updater) prepare(ctx context.Context) error {
 	u.stmts = make(map[string]*sql.Stmt)
 	for name, q := range statements() {
-		if name == "countsKnown" {
-			continue // read by the workers, outside the transaction
-		}
 		s, err := u.conn.PrepareContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("index: prepare %s: %w", name, err)
@@ -516,7 +497,6 @@ func (u *updater) deleteFile(ctx context.Context, p string, r *fileRow) error {
 		if err := u.deleteChunks(ctx, p); err != nil {
 			return err
 		}
-		u.deleted[r.cid] = true
 	}
 	return u.exec(ctx, "delFile", p)
 }
@@ -530,13 +510,11 @@ func (u *updater) deleteChunks(ctx context.Context, p string) error {
 	var ids []int64
 	for rows.Next() {
 		var id int64
-		var cid string
-		if err := rows.Scan(&id, &cid); err != nil {
+		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return fmt.Errorf("index: %w", err)
 		}
 		ids = append(ids, id)
-		u.deleted[cid] = true
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -550,45 +528,12 @@ func (u *updater) deleteChunks(ctx context.Context, p string) error {
 	return u.exec(ctx, "delChunks", p)
 }
 
-// collect deletes the token counts of content ids no row refers to any
-// more, so that the index holds what a clean build would.
-func (u *updater) collect(ctx context.Context) error {
-	cids := make([]string, 0, len(u.deleted))
-	for c := range u.deleted {
-		cids = append(cids, c)
-	}
-	slices.Sort(cids)
-	for _, c := range cids {
-		if err := u.exec(ctx, "gcCounts", c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readAndWrite reads, chunks and counts the jobs' files in parallel and
-// writes the results in path order.
+// readAndWrite reads and chunks the jobs' files in parallel and writes
+// the results in path order.
 func (u *updater) readAndWrite(ctx context.Context, jobs []job, rows map[string]*fileRow) error {
 	workers := u.ix.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
-	}
-	toks := make([]tokenizer.Tokenizer, 0, 2)
-	for _, name := range Tokenizers() {
-		t, err := tokenizer.Get(name)
-		if err != nil {
-			return fmt.Errorf("index: %w", err)
-		}
-		toks = append(toks, t)
-	}
-	var known *sql.Stmt
-	if !u.rebuild {
-		s, err := u.ix.db.PrepareContext(ctx, statements()["countsKnown"])
-		if err != nil {
-			return fmt.Errorf("index: %w", err)
-		}
-		defer s.Close()
-		known = s
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -620,7 +565,7 @@ func (u *updater) readAndWrite(ctx context.Context, jobs []job, rows map[string]
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				ready[i] <- process(ctx, u.fsys, jobs[i], toks, known, u.start)
+				ready[i] <- process(u.fsys, jobs[i])
 			}
 		})
 	}
@@ -671,7 +616,6 @@ func (u *updater) write(ctx context.Context, r result, rows map[string]*fileRow)
 			if err := u.deleteChunks(ctx, p); err != nil {
 				return err
 			}
-			u.deleted[old.cid] = true
 			u.stats.Removed++
 		}
 		row := &fileRow{path: p, skip: r.skip}
@@ -686,7 +630,6 @@ func (u *updater) write(ctx context.Context, r result, rows map[string]*fileRow)
 		if err := u.deleteChunks(ctx, p); err != nil {
 			return err
 		}
-		u.deleted[old.cid] = true
 		u.stats.Changed++
 	} else {
 		u.stats.Added++
@@ -701,11 +644,6 @@ func (u *updater) write(ctx context.Context, r result, rows map[string]*fileRow)
 	}
 	if u.termBytes >= termBatchBytes {
 		if err := u.flushTerms(ctx); err != nil {
-			return err
-		}
-	}
-	for _, c := range r.counts {
-		if err := u.exec(ctx, "putCount", c.cid, c.tokenizer, c.count); err != nil {
 			return err
 		}
 	}
@@ -738,9 +676,9 @@ func (u *updater) flushTerms(ctx context.Context) error {
 	return nil
 }
 
-// process reads one file and, when its content changed, chunks it, makes
-// its terms and counts its tokens. It runs in a worker.
-func process(ctx context.Context, fsys fs.FS, j job, toks []tokenizer.Tokenizer, known *sql.Stmt, start time.Time) result {
+// process reads one file and, when its content changed, chunks it and
+// makes its terms. It runs in a worker.
+func process(fsys fs.FS, j job) result {
 	r := result{job: j}
 	text, repaired, err := project.ReadText(fsys, j.f.Path)
 	if err != nil {
@@ -763,25 +701,12 @@ func process(ctx context.Context, fsys fs.FS, j job, toks []tokenizer.Tokenizer,
 	cs := chunk.Split(j.f.Path, []byte(text))
 	r.chunks = make([]chunkRow, len(cs))
 	var buf []byte
-	count := func(cid, s string) {
-		if known != nil {
-			var n int
-			if err := known.QueryRowContext(ctx, cid).Scan(&n); err == nil && n == len(toks) {
-				return
-			}
-		}
-		for _, t := range toks {
-			r.counts = append(r.counts, countRow{cid: cid, tokenizer: t.Name(), count: t.Count(s)})
-		}
-	}
-	count(r.cid, text)
 	for i, c := range cs {
 		s := text[c.Start:c.End]
 		cr := chunkRow{Chunk: c, cid: project.ContentID(s), path: pathTerms}
 		cr.symbol = string(appendTermsText(buf[:0], c.Symbol))
 		buf = appendTermsText(buf[:0], s)
 		cr.body = string(buf)
-		count(cr.cid, s)
 		r.chunks[i] = cr
 	}
 	return r
