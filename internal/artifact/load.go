@@ -55,7 +55,7 @@ func Load(fsys fs.FS) (*Set, error) {
 		if _, err := project.ResolveLink(links, dir); err != nil {
 			msg := linkProblem(err)
 			if !errors.Is(err, project.ErrOutside) && !errors.Is(err, fs.ErrNotExist) {
-				msg = "cannot read: " + reason(err)
+				msg = "cannot read: " + project.ErrorText(err)
 			}
 			set.Problems = append(set.Problems, &ParseError{Path: dir, Msg: msg})
 			return set, nil
@@ -134,7 +134,7 @@ func (l *lister) folder(p string) bool {
 					l.problem(p, linkProblem(err))
 				}
 			default:
-				l.problem(p, "cannot read: "+reason(err))
+				l.problem(p, "cannot read: "+project.ErrorText(err))
 			}
 			return false
 		}
@@ -145,7 +145,7 @@ func (l *lister) folder(p string) bool {
 	case errors.Is(err, fs.ErrNotExist):
 		return false
 	case err != nil:
-		l.problem(p, "cannot read: "+reason(err))
+		l.problem(p, "cannot read: "+project.ErrorText(err))
 		return false
 	case !info.IsDir():
 		l.problem(p, "not a directory; artifacts go in .md files inside it")
@@ -169,7 +169,7 @@ func (l *lister) file(p string) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		l.cands = append(l.cands, candidate{path: p, problem: &ParseError{Path: p, Msg: "cannot read: " + reason(err)}})
+		l.cands = append(l.cands, candidate{path: p, problem: &ParseError{Path: p, Msg: "cannot read: " + project.ErrorText(err)}})
 	default:
 		l.add(p, info.Mode().Type())
 	}
@@ -182,7 +182,7 @@ func (l *lister) flat(p string) {
 	}
 	entries, err := fs.ReadDir(l.fsys, p)
 	if err != nil {
-		l.problem(p, "cannot list: "+reason(err))
+		l.problem(p, "cannot list: "+project.ErrorText(err))
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -200,7 +200,7 @@ func (l *lister) tree(p string) {
 	}
 	err := fs.WalkDir(l.fsys, p, func(q string, e fs.DirEntry, err error) error {
 		if err != nil {
-			l.problem(q, "cannot list: "+reason(err))
+			l.problem(q, "cannot list: "+project.ErrorText(err))
 			return nil
 		}
 		name := e.Name()
@@ -217,7 +217,7 @@ func (l *lister) tree(p string) {
 		return nil
 	})
 	if err != nil {
-		l.problem(p, "cannot list: "+reason(err))
+		l.problem(p, "cannot list: "+project.ErrorText(err))
 	}
 }
 
@@ -240,7 +240,7 @@ func (l *lister) add(p string, mode fs.FileMode) {
 		info, err := l.links.Lstat(real)
 		switch {
 		case err != nil:
-			c.problem = &ParseError{Path: p, Msg: "cannot read: " + reason(err)}
+			c.problem = &ParseError{Path: p, Msg: "cannot read: " + project.ErrorText(err)}
 		case !info.Mode().IsRegular():
 			c.problem = &ParseError{Path: p, Msg: "not a regular file"}
 		}
@@ -294,12 +294,12 @@ func readOne(fsys fs.FS, c candidate) result {
 	fail := func(msg string) result { return result{err: &ParseError{Path: c.path, Msg: msg}} }
 	f, err := fsys.Open(c.open)
 	if err != nil {
-		return fail("cannot read: " + reason(err))
+		return fail("cannot read: " + project.ErrorText(err))
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return fail("cannot read: " + reason(err))
+		return fail("cannot read: " + project.ErrorText(err))
 	}
 	if !info.Mode().IsRegular() {
 		return fail("not a regular file")
@@ -318,7 +318,7 @@ func readOne(fsys fs.FS, c candidate) result {
 			break
 		}
 		if err != nil {
-			return fail("cannot read: " + reason(err))
+			return fail("cannot read: " + project.ErrorText(err))
 		}
 		if len(data) == cap(data) {
 			data = slices.Grow(data, min(cap(data), MaxBytes+1-len(data)))
@@ -331,16 +331,6 @@ func readOne(fsys fs.FS, c candidate) result {
 	return result{a: a}
 }
 
-// reason returns err's message without the path a *fs.PathError carries,
-// so that messages do not depend on where fsys lives.
-func reason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return err.Error()
-}
-
 // linkProblem is the message for an error from project.ResolveLink.
 func linkProblem(err error) string {
 	switch {
@@ -351,5 +341,5 @@ func linkProblem(err error) string {
 	case errors.Is(err, fs.ErrNotExist):
 		return "broken symlink; not followed"
 	}
-	return "cannot follow symlink: " + reason(err)
+	return "cannot follow symlink: " + project.ErrorText(err)
 }

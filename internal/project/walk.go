@@ -492,12 +492,17 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 
 // unreadable returns the Skipped reason for err, without the path (which the
 // Skipped entry carries) so that reasons do not depend on where fsys lives.
-func unreadable(err error) string {
+func unreadable(err error) string { return "unreadable: " + ErrorText(err) }
+
+// ErrorText returns err's message without the path a *fs.PathError
+// carries: for messages that name the file themselves and must not depend
+// on where the file system lives.
+func ErrorText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return "unreadable: " + err.Error()
+	return err.Error()
 }
 
 // formatBytes formats a size and a limit in binary units, falling back to
