@@ -127,14 +127,15 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 	doc := budgetDoc{Task: task}
 	var rec *ctxpack.BudgetRecord
 	if o.showAllocation {
-		res, p, err := ao.assemble(ctx)
+		res, p, err := ao.assemble(ctx, req)
 		if err != nil {
 			return err
 		}
-		r, a, err := budgetRecord(p, req, &res.Plan, time.Now())
+		a, err := p.Allocation(req, res.Plan.Mode)
 		if err != nil {
 			return err
 		}
+		r := a.Record(&res.Plan, time.Now()) // the clock reaches the record only, never the output
 		if !o.noRecord {
 			if err := p.AppendRecord(r); err != nil {
 				o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))

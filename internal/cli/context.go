@@ -107,12 +107,9 @@ func parseReserves(s string) (ctxpack.Reserves, error) {
 	return ctxpack.Reserves{System: n[0], Query: n[1], Response: n[2]}, nil
 }
 
-// assemble opens the project and assembles the target.
-func (o *assembleOptions) assemble(ctx context.Context) (*ctxpack.Result, *ctxpack.Project, error) {
-	req, err := o.request()
-	if err != nil {
-		return nil, nil, err
-	}
+// assemble opens the project and assembles the target for req, the
+// request of the flags.
+func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*ctxpack.Result, *ctxpack.Project, error) {
 	p, err := o.g.openProject()
 	if err != nil {
 		return nil, nil, err
@@ -148,11 +145,15 @@ func (o *assembleOptions) run(ctx context.Context, runF func(*assembleOptions) e
 	if runF != nil {
 		return runF(o)
 	}
-	res, p, err := o.assemble(ctx)
+	req, err := o.request()
 	if err != nil {
 		return err
 	}
-	o.record(p, res)
+	res, p, err := o.assemble(ctx, req)
+	if err != nil {
+		return err
+	}
+	o.record(p, req, res)
 	return o.write(res)
 }
 

@@ -13,27 +13,13 @@ import (
 // record appends the budget record of an assembly to the project's
 // records (.ctxpack/records.jsonl), unless --no-record or records: false
 // in the config. A failure is a warning: the assembly stands.
-func (o *assembleOptions) record(p *ctxpack.Project, res *ctxpack.Result) {
-	if o.noRecord || p == nil || res == nil {
+func (o *assembleOptions) record(p *ctxpack.Project, req ctxpack.Request, res *ctxpack.Result) {
+	if o.noRecord {
 		return
-	}
-	req, err := o.request()
-	if err != nil {
-		return // cannot happen: the assembly used the same request
 	}
 	if err := p.Record(req, &res.Plan, time.Now()); err != nil {
 		o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
 	}
-}
-
-// budgetRecord is the record of an assembly of req, made at now (the
-// clock reaches the record only, never the output).
-func budgetRecord(p *ctxpack.Project, req ctxpack.Request, plan *ctxpack.Plan, now time.Time) (ctxpack.BudgetRecord, *ctxpack.Allocation, error) {
-	a, err := p.Allocation(req, plan.Mode)
-	if err != nil {
-		return ctxpack.BudgetRecord{}, nil, err
-	}
-	return a.Record(plan, now), a, nil
 }
 
 // thousands writes n with a comma between groups of three digits.
