@@ -72,9 +72,7 @@ func showRun(o *showOptions) error {
 		return err
 	}
 	v, warnings, err := p.Show(o.id, o.depth, o.g.format)
-	for _, w := range warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(warnings)
 	if err != nil {
 		return err
 	}
@@ -116,9 +114,7 @@ func listRun(o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(warnings)
 	if o.g.format == "json" {
 		return writeJSON(o.ios.Out, list)
 	}

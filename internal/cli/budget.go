@@ -141,9 +141,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 				o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
 			}
 		}
-		for _, w := range res.Plan.Warnings {
-			o.ios.Warn("%s", w)
-		}
+		o.ios.WarnAll(res.Plan.Warnings)
 		rec, doc.Allocation, doc.Mode, doc.Tokenizer = &r, a, res.Plan.Mode, res.Plan.Tokenizer
 	} else {
 		p, err := o.g.openProject()

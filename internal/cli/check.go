@@ -116,9 +116,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	case err != nil:
 		return err
 	}
-	for _, w := range p.Warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(p.Warnings)
 	baseline := o.baseline
 	if baseline != "" && !filepath.IsAbs(baseline) {
 		baseline = filepath.Join(p.Dir, baseline) // --baseline is relative to the working directory

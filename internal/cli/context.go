@@ -162,9 +162,7 @@ func (o *assembleOptions) write(res *ctxpack.Result) error {
 	if _, err := o.ios.Out.Write(res.Output); err != nil {
 		return err
 	}
-	for _, w := range res.Plan.Warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(res.Plan.Warnings)
 	return nil
 }
 

@@ -59,9 +59,7 @@ func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*opened
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range p.Warnings {
-		ios.Warn("%s", w)
-	}
+	ios.WarnAll(p.Warnings)
 	oi, err := p.OpenIndex(f.options(readOnly), readOnly)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,13 @@ func (s *IOStreams) Warn(format string, args ...any) {
 	fmt.Fprintf(s.ErrOut, "warning: %s\n", msg)
 }
 
+// WarnAll prints each of warnings as a warning.
+func (s *IOStreams) WarnAll(warnings []string) {
+	for _, w := range warnings {
+		s.Warn("%s", w)
+	}
+}
+
 // Progress shows a one-line counter on a terminal; elsewhere it does
 // nothing. Done clears the line.
 type Progress struct {

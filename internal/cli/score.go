@@ -187,9 +187,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 		fmt.Fprintf(&out, "best chunk: %s:%d-%d %s\n", s.Best.Path, s.Best.StartLine, s.Best.EndLine, sym)
 		fmt.Fprintf(&out, "\nweight = configured weight / sum of the configured weights of the factors with data\n")
 	}
-	for _, w := range s.Warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(s.Warnings)
 	_, err = o.ios.Out.Write(out.Bytes())
 	return err
 }

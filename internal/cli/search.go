@@ -111,18 +111,14 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range p.Warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(p.Warnings)
 	ixo, done := o.flags.updateOptions(o.ios, o.noUpdate)
 	defer done()
 	hits, opt, warnings, err := p.Search(ctx, o.query, o.k, o.files, ixo)
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(warnings)
 	var out bytes.Buffer
 	if o.g.format == "json" {
 		doc := struct {

@@ -88,9 +88,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range s.Warnings {
-		o.ios.Warn("%s", w)
-	}
+	o.ios.WarnAll(s.Warnings)
 	if o.g.format == "json" {
 		return writeJSON(o.ios.Out, s)
 	}
