@@ -159,13 +159,7 @@ func (l *lister) file(p string) {
 	if !l.folder(path.Dir(p)) {
 		return
 	}
-	var info fs.FileInfo
-	var err error
-	if l.links != nil {
-		info, err = l.links.Lstat(p)
-	} else {
-		info, err = fs.Stat(l.fsys, p)
-	}
+	info, err := fs.Lstat(l.fsys, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -195,13 +195,7 @@ func (w *walker) send(p string) {
 }
 
 func (w *walker) walkRoot(root string) error {
-	var info fs.FileInfo
-	var err error
-	if w.links != nil {
-		info, err = w.links.Lstat(root)
-	} else {
-		info, err = fs.Stat(w.fsys, root)
-	}
+	info, err := fs.Lstat(w.fsys, root)
 	if err != nil {
 		return fmt.Errorf("project: walk: %w", err)
 	}
@@ -259,13 +253,7 @@ func (w *walker) rootStack(root string) []*ignoreList {
 // readIgnore returns the contents of the ignore file p, or nil when it is
 // missing or not a regular file (git does not follow symlinked ignore files).
 func (w *walker) readIgnore(p string) []byte {
-	var info fs.FileInfo
-	var err error
-	if w.links != nil {
-		info, err = w.links.Lstat(p)
-	} else {
-		info, err = fs.Stat(w.fsys, p)
-	}
+	info, err := fs.Lstat(w.fsys, p)
 	if err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
