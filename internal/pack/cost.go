@@ -13,7 +13,7 @@ type coster struct {
 	tok     tokenizer.Tokenizer
 	format  render.Format
 	bodies  map[*item]*[numLevels]int32
-	headers map[string]int
+	headers map[string]int // by header text
 }
 
 func newCoster(tok tokenizer.Tokenizer, f render.Format) *coster {
@@ -77,14 +77,23 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// header is the token count of the item's doc-format run header.
+// header is the token count of the doc-format run header shown when the
+// item starts a run.
 func (c *coster) header(it *item) int {
-	h, ok := c.headers[it.doc]
+	return c.runHeader(render.RunHeader(c.format, it.block(it.start, ""), ""))
+}
+
+// runHeader is the token count of the run header s. Counts are kept by the
+// header's text, not by document: a run header names its first block, and
+// parts of one document (Part.Doc) may have different paths.
+func (c *coster) runHeader(s string) int {
+	if s == "" {
+		return 0
+	}
+	h, ok := c.headers[s]
 	if !ok {
-		if s := render.RunHeader(c.format, it.block(it.start, ""), ""); s != "" {
-			h = c.tok.Count(s)
-		}
-		c.headers[it.doc] = h
+		h = c.tok.Count(s)
+		c.headers[s] = h
 	}
 	return h
 }

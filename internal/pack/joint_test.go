@@ -35,3 +35,31 @@ func TestDocRunHeaderJoint(t *testing.T) {
 		}
 	}
 }
+
+// A doc-format run header names the first block of its run, so parts of
+// one document (Part.Doc) with different paths have different headers.
+// The count must be that of the header shown. (It once kept one count per
+// document: a plan said 24 tokens for a 39-token output.)
+func TestDocRunHeaderOfEachPath(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []Part{
+		{Key: "a", Path: "a.go", Doc: "d", Score: 0.5, Text: full("alpha\n")},
+		{Key: "b", Path: "some/much/longer/path/name/that/has/more/tokens.go", Doc: "d", Score: 0.9, Text: full("beta\n")},
+		{Key: "c", Path: "c.go", Score: 0.7, Text: full("gamma\n")},
+	}
+	for _, st := range []Strategy{Greedy, Interleaved, ByScore} {
+		for budget := 1; budget <= 60; budget++ {
+			res, err := Assemble(parts, Options{Budget: budget, Tokenizer: tok, Format: "doc", Strategy: st, Overflow: Drop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := tok.Count(string(res.Output))
+			if res.Plan.TotalTokens != got || got > budget {
+				t.Fatalf("budget %d, %s: plan says %d tokens, the output has %d:\n%s", budget, st, res.Plan.TotalTokens, got, res.Output)
+			}
+		}
+	}
+}

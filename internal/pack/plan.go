@@ -67,7 +67,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		body := render.Body(o.Format, blocks[i])
 		if h := render.RunHeader(o.Format, blocks[i], prev); h != "" {
 			pieces = append(pieces, h)
-			tokens[i] += f.c.header(it)
+			tokens[i] += f.c.runHeader(h)
 		}
 		pieces = append(pieces, body)
 		if ch.truncated {
