@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -108,17 +107,10 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 	ao.g = &g
 	task := o.target
 	if o.target == "-" {
-		data, err := io.ReadAll(o.ios.In)
-		if err != nil {
-			return fmt.Errorf("budget: read the query from standard input: %w", err)
+		if err := ao.readQuery("budget"); err != nil {
+			return err
 		}
-		if strings.TrimSpace(string(data)) == "" {
-			return usagef("budget: the query on standard input is empty")
-		}
-		task = strings.TrimSpace(string(data))
-		ios := *o.ios
-		ios.In = bytes.NewReader(data) // read again by the assembly
-		ao.ios = &ios
+		task = strings.TrimSpace(ao.query) // the assembly retrieves for ao.query
 	}
 	req, err := ao.request()
 	if err != nil {

@@ -34,6 +34,7 @@ type assembleOptions struct {
 	noRecord        bool // --no-record: no budget record (record.go)
 	noCache         bool // --no-cache: no assembly cache
 	flags           *pflag.FlagSet
+	query           string // the target - as read from standard input (readQuery)
 }
 
 func (o *assembleOptions) addFlags(fs *pflag.FlagSet) {
@@ -119,14 +120,10 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 		req.Index, done = o.index.updateOptions(o.ios, o.noUpdate)
 		defer done()
 		if o.target == "-" {
-			data, err := io.ReadAll(o.ios.In)
-			if err != nil {
-				return nil, nil, fmt.Errorf("context: read the query from standard input: %w", err)
+			if err := o.readQuery("context"); err != nil {
+				return nil, nil, err
 			}
-			if strings.TrimSpace(string(data)) == "" {
-				return nil, nil, usagef("context: the query on standard input is empty")
-			}
-			res, err := p.Retrieve(ctx, string(data), req)
+			res, err := p.Retrieve(ctx, o.query, req)
 			return res, p, err
 		}
 		res, err := p.Context(ctx, o.target, req)
@@ -138,6 +135,34 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 	}
 	res, err := p.Pack(ctx, req)
 	return res, p, err
+}
+
+// readQuery reads the query of the target - from standard input into
+// o.query, unless it has been read already; an empty query is a usage
+// error of command.
+func (o *assembleOptions) readQuery(command string) error {
+	if o.query != "" {
+		return nil
+	}
+	q, err := readStdin(o.ios, command, "query")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(q) == "" {
+		return usagef("%s: the query on standard input is empty", command)
+	}
+	o.query = q
+	return nil
+}
+
+// readStdin reads standard input, for an argument given as -; what names
+// the argument in the error.
+func readStdin(ios *IOStreams, command, what string) (string, error) {
+	data, err := io.ReadAll(ios.In)
+	if err != nil {
+		return "", fmt.Errorf("%s: read the %s from standard input: %w", command, what, err)
+	}
+	return string(data), nil
 }
 
 // run assembles and prints, or hands the options to runF (the test seam).

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
@@ -113,11 +112,10 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 		return err
 	}
 	if o.task == "-" {
-		data, err := io.ReadAll(o.ios.In)
-		if err != nil {
-			return fmt.Errorf("score: read the task from standard input: %w", err)
+		var err error
+		if o.task, err = readStdin(o.ios, "score", "task"); err != nil {
+			return err
 		}
-		o.task = string(data)
 	}
 	if strings.TrimSpace(o.task) == "" {
 		return usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")

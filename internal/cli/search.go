@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -91,11 +90,10 @@ func (o *searchOptions) validate() error {
 		return usagef("search: --k must be positive (got %d)", o.k)
 	}
 	if o.query == "-" {
-		data, err := io.ReadAll(o.ios.In)
-		if err != nil {
-			return fmt.Errorf("search: read the query from standard input: %w", err)
+		var err error
+		if o.query, err = readStdin(o.ios, "search", "query"); err != nil {
+			return err
 		}
-		o.query = string(data)
 	}
 	if strings.TrimSpace(o.query) == "" {
 		return usagef("search: the query is empty")

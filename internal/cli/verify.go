@@ -117,6 +117,11 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.target == "-" {
+		if err := o.readQuery("verify"); err != nil {
+			return err
+		}
+	}
 	bin, err := self()
 	if err != nil {
 		return fmt.Errorf("verify: cannot find the ctxpack binary: %w", err)
@@ -130,6 +135,7 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 	for _, r := range runs {
 		cmd := exec.CommandContext(ctx, bin, o.childArgs(base, r.reverse)...)
 		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(r.procs))
+		cmd.Stdin = strings.NewReader(o.query) // each run reads the target - from it
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		label := fmt.Sprintf("GOMAXPROCS=%d, %s walk", r.procs, map[bool]string{false: "sorted", true: "reversed"}[r.reverse])
