@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -61,5 +62,46 @@ func TestDocRunHeaderOfEachPath(t *testing.T) {
 				t.Fatalf("budget %d, %s: plan says %d tokens, the output has %d:\n%s", budget, st, res.Plan.TotalTokens, got, res.Output)
 			}
 		}
+	}
+}
+
+// When verification removes a step that fit by its pieces' counts, the
+// plan's reasons do not claim the part needs a budget at or below the one
+// given, and say what happened, for a part dropped and a part lowered.
+func TestVerifyRemovedReasons(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := []string{"/* c */\n", "/x\n", "// Package a\n", "\n", "\n\npackage a\n", "x\n"}
+	var parts []Part
+	for i, b := range bodies {
+		parts = append(parts, Part{Key: fmt.Sprintf("p%d", i), Path: fmt.Sprintf("f%d.go", i), Score: 1 - float64(i)/10,
+			Text: map[Level]string{Meta: "/m\n", Full: "/* c */\n" + b + b}})
+	}
+	dropped, lowered := 0, 0
+	for budget := 1; budget <= 100; budget++ {
+		for _, ov := range []Overflow{Drop, Degrade, Truncate} {
+			o := Options{Budget: budget, Tokenizer: tok, Format: "doc", Overflow: ov}
+			res, err := Assemble(parts, o)
+			if err != nil {
+				continue
+			}
+			o.normalize()
+			checkInvariants(t, parts, o, res)
+			for _, pp := range res.Plan.Parts {
+				if strings.HasSuffix(pp.Reason, "the whole output counted over the budget") {
+					lowered++
+				}
+			}
+			for _, d := range res.Plan.Dropped {
+				if strings.HasSuffix(d.Reason, "the whole output counted over the budget") {
+					dropped++
+				}
+			}
+		}
+	}
+	if dropped == 0 || lowered == 0 {
+		t.Fatalf("verification dropped %d and lowered %d parts: the test no longer covers both", dropped, lowered)
 	}
 }

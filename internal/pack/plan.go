@@ -192,6 +192,9 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 	}
 	if ch.level < it.start {
 		if s := ch.next; s != nil {
+			if s.key <= f.opt.Budget { // removed by verification (shrink)
+				return fmt.Sprintf("degraded to %s: at %s the whole output counted over the budget", ch.level, s.level)
+			}
 			if s.capped {
 				return fmt.Sprintf("degraded to %s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
 			}
@@ -224,13 +227,18 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 			continue
 		}
 		d := drop{it: it, reason: "budget"}
-		if s := firstStep[it]; s != nil {
+		switch s := firstStep[it]; {
+		case s == nil: // past where the sequence stopped
+		case s.key <= f.opt.Budget:
+			// In by its pieces' counts, removed by verification (shrink):
+			// the budget it needs is not known.
+			d.reason = "budget: with it the whole output counted over the budget"
+		case s.capped:
 			d.need = s.key
-			if s.capped {
-				d.reason = fmt.Sprintf("item cap: over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
-			} else {
-				d.reason = fmt.Sprintf("budget: enters at a budget of %d", s.key)
-			}
+			d.reason = fmt.Sprintf("item cap: over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
+		default:
+			d.need = s.key
+			d.reason = fmt.Sprintf("budget: enters at a budget of %d", s.key)
 		}
 		all = append(all, d)
 	}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -141,6 +143,11 @@ func checkInvariants(t *testing.T, parts []Part, o Options, res *Result) {
 		if pp.Level != "full" && pp.Reason == "" {
 			t.Fatalf("part %s at %s has no reason", pp.Key, pp.Level)
 		}
+		if m := needRE.FindStringSubmatch(pp.Reason); m != nil {
+			if n, _ := strconv.Atoi(m[1]); n <= o.Budget {
+				t.Fatalf("part %s: %q, but the budget is %d", pp.Key, pp.Reason, o.Budget)
+			}
+		}
 		if pp.Truncated && pp.Reason == "" {
 			t.Fatalf("truncated part %s has no reason", pp.Key)
 		}
@@ -153,11 +160,17 @@ func checkInvariants(t *testing.T, parts []Part, o Options, res *Result) {
 		if d.Reason == "" {
 			t.Fatalf("dropped part %s has no reason", d.Key)
 		}
+		if d.NeedBudget != 0 && d.NeedBudget <= o.Budget {
+			t.Fatalf("dropped part %s: %q, need_budget %d, but the budget is %d", d.Key, d.Reason, d.NeedBudget, o.Budget)
+		}
 	}
 	if len(seen) != len(parts) {
 		t.Fatalf("%d parts accounted for, %d given", len(seen), len(parts))
 	}
 }
+
+// needRE finds the budget a reason says a level needs.
+var needRE = regexp.MustCompile(`(?:needs|below) a budget of (\d+)`)
 
 // levels maps emitted keys to their level; truncated parts rank just
 // below full.
