@@ -79,7 +79,7 @@ func TestFileKind(t *testing.T) {
 // first even when its words are rare in the text, every chunk of the best
 // file comes in (expansion), and ranking twice gives the same answer.
 func TestRankMentionsAndExpansion(t *testing.T) {
-	ix := buildIndex(t, fixture)
+	ix := indexFS(t, os.DirFS(fixture))
 	ctx := context.Background()
 	r, err := Rank(ctx, ix, "calling `compute_backoff` with attempt 40", Options{})
 	if err != nil {
@@ -125,7 +125,7 @@ func TestRankMentionsAndExpansion(t *testing.T) {
 // With Read, every ranked chunk gets a dependency depth: 1 in the best
 // files, less in files that reference them or that they reference.
 func TestRankDependencyDepth(t *testing.T) {
-	ix := buildIndex(t, fixture)
+	ix := indexFS(t, os.DirFS(fixture))
 	read := func(p string) (string, error) {
 		b, err := os.ReadFile(filepath.Join(fixture, p))
 		return string(b), err
@@ -151,12 +151,9 @@ func TestRankDependencyDepth(t *testing.T) {
 // Small units merged into one chunk ("Alpha, Beta, Gamma") each count as
 // a definition the query can name, not only the last one.
 func TestRankMergedChunkDefinitions(t *testing.T) {
-	dir := t.TempDir()
-	src := "package g\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int { return 2 }\n\nfunc Gamma() int { return 3 }\n"
-	if err := os.WriteFile(filepath.Join(dir, "g.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ix := buildIndex(t, dir)
+	ix := indexFS(t, mapFS(map[string]string{
+		"g.go": "package g\n\nfunc Alpha() int { return 1 }\n\nfunc Beta() int { return 2 }\n\nfunc Gamma() int { return 3 }\n",
+	}))
 	defs, err := ix.Definitions(context.Background(), []string{"Alpha"})
 	if err != nil {
 		t.Fatal(err)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/google/go-cmp/cmp"
@@ -18,17 +20,28 @@ var update = flag.Bool("update", false, "rewrite testdata/rank_stats.txt")
 
 const fixture = "../index/testdata/rank/repo"
 
-func buildIndex(t testing.TB, dir string) *index.Index {
+// indexFS indexes the files of fsys into a new index under a temporary
+// directory.
+func indexFS(t testing.TB, fsys fs.FS) *index.Index {
 	t.Helper()
 	ix, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"), index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(context.Background(), os.DirFS(dir), nil); err != nil {
+	if _, err := ix.Update(context.Background(), fsys, nil); err != nil {
 		t.Fatal(err)
 	}
 	return ix
+}
+
+// mapFS is a project of the given files, by slash path.
+func mapFS(files map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text), Mode: 0o644}
+	}
+	return fsys
 }
 
 // TestRankStats ranks the files of the index's synthetic repository for
@@ -42,7 +55,7 @@ func TestRankStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix := buildIndex(t, fixture)
+	ix := indexFS(t, os.DirFS(fixture))
 	var rows strings.Builder
 	var n, r1, r5, mrr float64
 	for _, line := range strings.Split(string(data), "\n") {

@@ -3,11 +3,8 @@ package retrieve
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ctxpack/ctxpack/internal/index"
 )
@@ -25,35 +22,9 @@ var scoreTree = map[string]string{
 	"empty.txt":             "",
 }
 
-// scoreIndex writes files under a temporary directory and indexes them.
-func scoreIndex(t *testing.T, files map[string]string) *index.Index {
-	t.Helper()
-	dir := t.TempDir()
-	epoch := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		os.Chtimes(p, epoch, epoch)
-	}
-	ix, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"), index.Options{Now: func() time.Time { return epoch.Add(time.Hour) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(context.Background(), os.DirFS(dir), nil); err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
-
 func TestScoreFile(t *testing.T) {
 	ctx := context.Background()
-	ix := scoreIndex(t, scoreTree)
+	ix := indexFS(t, mapFS(scoreTree))
 	day := int64(86400)
 	withChanged := Options{Changed: changedFrom(map[string]int64{"billing/invoice.py": 30 * day, "billing/currency.py": 23 * day, "setup.cfg": 16 * day})}
 	read := func(p string) (string, error) { return scoreTree[p], nil }
@@ -189,7 +160,7 @@ func TestScoreFile(t *testing.T) {
 // from task alignment.
 func TestScoreFileAgreesWithRank(t *testing.T) {
 	ctx := context.Background()
-	ix := scoreIndex(t, scoreTree)
+	ix := indexFS(t, mapFS(scoreTree))
 	const q = "round_total of the invoice"
 	r, err := Rank(ctx, ix, q, Options{})
 	if err != nil {
