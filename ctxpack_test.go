@@ -13,8 +13,8 @@ import (
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
-// writeProject writes a small project with a .git marker, nested ignore
-// rules, a binary file and invalid UTF-8.
+// writeProject writes files (by slash path) and a .git marker under a
+// temporary directory, and returns it.
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()

@@ -88,16 +88,7 @@ func TestPackRecency(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	files := rankFixture()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeProject(t, files)
 	git := func(date string, args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
