@@ -14,11 +14,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/words"
 )
 
 // staticVersion is hashed into every Static ID: bump it whenever a change
 // here (tokenization, pooling) changes the vectors of the same files.
-const staticVersion = "ctxpack static embedding 1"
+//
+//	2: text vectors look up a kebab-case word (words.Each) whole first
+const staticVersion = "ctxpack static embedding 2"
 
 // The files of a model2vec export that LoadStatic reads.
 const (
@@ -51,8 +55,7 @@ type Static struct {
 //   - a file is a word2vec/GloVe text vectors file (".gz" for a gzipped
 //     one): an optional "N D" header line, then "token v1 … vD" per line.
 //     Text is cut into words and identifier pieces, looked up
-//     lower-cased: a word found whole counts as itself, else each piece
-//     found counts (see forEachWord).
+//     lower-cased (see wordTokens).
 //
 // Errors name the file, and for text files the line (*LineError). Every
 // size and offset read is bounded before it is used.
@@ -215,6 +218,39 @@ func (s *Static) tokens(text string, f func(row int32)) {
 	}
 	has := func(tok string) bool { _, ok := s.words[tok]; return ok }
 	wordTokens(text, has, func(tok string) { f(s.words[tok]) })
+}
+
+// wordTokens calls f with the lower-cased lookup forms of text's words
+// (package words) for a vocabulary: a word found whole stands for itself;
+// else each of its hyphen-joined parts found whole does; else each piece
+// of those found does (words.Split).
+func wordTokens(text string, has func(string) bool, f func(tok string)) {
+	found := func(w string) bool {
+		lw := strings.ToLower(w)
+		if has(lw) {
+			f(lw)
+			return true
+		}
+		return false
+	}
+	var pieces []string
+	words.Each(text, func(word string) {
+		if found(word) {
+			return
+		}
+		for part := range strings.SplitSeq(word, "-") {
+			if part != word && found(part) {
+				continue
+			}
+			pieces = words.Split(part, pieces[:0])
+			if len(pieces) == 1 && pieces[0] == part {
+				continue // looked up whole already
+			}
+			for _, p := range pieces {
+				found(p)
+			}
+		}
+	})
 }
 
 // pool turns the sum of n token vectors into their mean scaled to unit

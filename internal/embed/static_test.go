@@ -293,10 +293,27 @@ func TestTextVectors(t *testing.T) {
 		{"round_total, INVOICE", []string{"round", "total", "invoice"}},
 		{"roundtotal xyz", nil},
 		{"invoice2", []string{"invoice"}},
+		{"round-total well-RoundTotal", []string{"round", "total", "round", "total"}},
 	}
 	for _, tt := range tests {
 		if got := s.tokenStrings(tt.text); !cmp.Equal(got, tt.want) {
 			t.Errorf("tokens of %q = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+	// A kebab-case word is looked up whole, then by its parts, then by
+	// their pieces.
+	kebab, err := LoadStatic(writeFile(t, "kebab.txt", []byte("well-known 1 0 0\nknown 0 1 0\nroundtotal 0 0 1\nround 1 1 0\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]string{
+		"well-known":     {"well-known"},
+		"un-known":       {"known"},
+		"x-RoundTotal":   {"roundtotal"},
+		"x-RoundTrip-up": {"round"},
+	} {
+		if got := kebab.tokenStrings(text); !cmp.Equal(got, want) {
+			t.Errorf("tokens of %q = %q, want %q", text, got, want)
 		}
 	}
 	vecs, err := s.Embed(context.Background(), []string{"RoundTotal(invoice)", "invoice", "nothing"})
@@ -361,32 +378,6 @@ func TestTextVectorsErrors(t *testing.T) {
 	p := writeFile(t, "long.txt", append([]byte("a "), bytes.Repeat([]byte("1 "), maxLineBytes)...))
 	if _, err := LoadStatic(p); err == nil || err.Error() != "embed: "+p+":1: line longer than 4194304 bytes" {
 		t.Errorf("long line: %v", err)
-	}
-}
-
-func TestSplitWord(t *testing.T) {
-	tests := map[string][]string{
-		"HTTPServer":          {"HTTP", "Server"},
-		"parseHTTPRequest_v2": {"parse", "HTTP", "Request", "v", "2"},
-		"utf8":                {"utf", "8"},
-		"max_file_bytes":      {"max", "file", "bytes"},
-		"__init__":            {"init"},
-		"Invoice":             {"Invoice"},
-		"ÜberSpaß":            {"Über", "Spaß"},
-		"e\u0301te":           {"e\u0301te"},
-		"ID":                  {"ID"},
-		"IDs":                 {"I", "Ds"},
-		"x":                   {"x"},
-	}
-	for in, want := range tests {
-		if got := splitWord(in, nil); !cmp.Equal(got, want) {
-			t.Errorf("splitWord(%q) = %q, want %q", in, got, want)
-		}
-	}
-	var words []string
-	forEachWord("a.b  c_d(e)—f", func(w string, _ []string) { words = append(words, w) })
-	if !cmp.Equal(words, []string{"a", "b", "c_d", "e", "f"}) {
-		t.Errorf("words %q", words)
 	}
 }
 
