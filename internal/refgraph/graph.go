@@ -440,12 +440,6 @@ func (g *Graph) Distances(from []string, maxDepth int) map[string]int {
 	return m
 }
 
-// Len is the number of files in the graph.
-func (g *Graph) Len() int { return len(g.paths) }
-
-// Edges is the number of (file, file) references.
-func (g *Graph) Edges() int { return len(g.to) }
-
 // forEach calls f(s, i) for i in [0, n) on up to GOMAXPROCS goroutines,
 // each with its own scratch value s, and waits. Callers store results by
 // i, so the scheduling never shows.
