@@ -37,44 +37,15 @@ type cachedResult struct {
 	Output []byte `json:"output"`
 }
 
-// requestKey is every field of a Request that can change an assembly's
-// output; TestAssemblyKeyCoversRequest checks that none is forgotten.
-type requestKey struct {
-	Paths           []string
-	Budget, Window  int
-	Reserves        *Reserves
-	Tokenizer       string
-	Format          string
-	Strategy        string
-	Overflow        string
-	Depth           string
-	DedupThreshold  float64
-	MaxChunksPerDoc int
-	ItemCap         float64
-	PreferRecent    *bool
-	IncludeMetadata *bool
-	LinkDepth       int
-	ReverseWalk     bool
-	Query           string
-	IndexFile       string
-	IndexNoUpdate   bool
-}
-
-// requestKeyExempt are the fields of a Request that cannot change the
-// output: the cache switch itself.
-var requestKeyExempt = map[string]string{
-	"NoCache": "the cache switch",
-	"Index":   "its File and NoUpdate are in the key; Wait and Progress do not change the output",
-}
-
-func keyOf(req Request) requestKey {
-	return requestKey{
-		Paths: req.Paths, Budget: req.Budget, Window: req.Window, Reserves: req.Reserves,
-		Tokenizer: req.Tokenizer, Format: req.Format, Strategy: req.Strategy, Overflow: req.Overflow, Depth: req.Depth,
-		DedupThreshold: req.DedupThreshold, MaxChunksPerDoc: req.MaxChunksPerDoc, ItemCap: req.ItemCap,
-		PreferRecent: req.PreferRecent, IncludeMetadata: req.IncludeMetadata, LinkDepth: req.LinkDepth,
-		ReverseWalk: req.ReverseWalk, Query: req.Query, IndexFile: req.Index.File, IndexNoUpdate: req.Index.NoUpdate,
-	}
+// keyOf is the part of an assembly's cache key that comes from the
+// request: every field of Request by name, so that a new field is in the
+// key unless left out here, but for those that cannot change the output:
+// NoCache, the cache switch itself, and the Wait and Progress of Index.
+func keyOf(req Request) map[string]any {
+	m, _ := keyable(req)
+	delete(m, "NoCache")
+	m["Index"] = []any{req.Index.File, req.Index.NoUpdate}
+	return m
 }
 
 // optionsKey is what the engine is told, resolved from the request and
