@@ -164,9 +164,6 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 				if pt.Path != g || pt.Lines == nil {
 					continue
 				}
-				if gold[pt.Path] {
-					o.inBudget = true
-				}
 				if pt.Level == "full" && !pt.Truncated && pt.Lines[0] <= l && l <= pt.Lines[1] {
 					inside++
 					break
