@@ -12,7 +12,9 @@
 //
 //   - Nothing is downloaded. HTTP talks to the one endpoint it is given,
 //     and only when Embed is called; Static reads the files it is given,
-//     once, in LoadStatic.
+//     once, in LoadStatic. FromConfig shares a static model within the
+//     process: it loads it again only when one of its files' size or
+//     modification time changed.
 //   - Identity. Embedder.ID changes whenever the vectors would: HTTP's
 //     names the model, the URL and the input limit; Static's hashes its
 //     files and the version of its tokenization. Stored vectors are keyed
@@ -30,6 +32,8 @@
 //   - Errors start with "embed: " and name the URL (with its status and the
 //     server's message) or the file (and, for text vectors, the line:
 //     *LineError). API keys never appear in IDs or errors.
-//   - HTTP and Static are safe for concurrent use; Top is not. The package
-//     keeps no mutable package-level state.
+//   - HTTP and Static are safe for concurrent use; Top is not. The one
+//     mutable package-level state is FromConfig's cache of static models
+//     (at most four, by path), safe for concurrent use; a model it returns
+//     is the one its files held when it was loaded.
 package embed

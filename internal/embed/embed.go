@@ -76,7 +76,8 @@ func FromConfig(c Config, root string, getenv func(string) string) (Embedder, er
 // statics are the static embeddings loaded in this process, by path, with
 // the stamp of their files: a long-lived process (ctxpack serve opens the
 // project for every request) loads a model once, and again only when its
-// files change.
+// files change. The lock is held while a model loads, so that requests
+// arriving together load it once, not once each.
 var statics struct {
 	sync.Mutex
 	m map[string]staticEntry
@@ -96,17 +97,14 @@ func loadStaticShared(path string) (*Static, error) {
 		return LoadStatic(path) // it reports the error
 	}
 	statics.Lock()
-	e, ok := statics.m[path]
-	statics.Unlock()
-	if ok && e.stamp == stamp {
+	defer statics.Unlock()
+	if e, ok := statics.m[path]; ok && e.stamp == stamp {
 		return e.s, nil
 	}
 	s, err := LoadStatic(path)
 	if err != nil {
 		return nil, err
 	}
-	statics.Lock()
-	defer statics.Unlock()
 	if statics.m == nil || len(statics.m) >= maxStatics {
 		statics.m = map[string]staticEntry{}
 	}

@@ -476,3 +476,22 @@ func TestStaticShared(t *testing.T) {
 		t.Errorf("after a change to the weights: %v, %v; want a new model", c, err)
 	}
 }
+
+// TestStaticSharedConcurrent: requests that arrive together load a model
+// once.
+func TestStaticSharedConcurrent(t *testing.T) {
+	dir := writeModel2Vec(t, wordPieceJSON, matrixFile("embeddings", "F32", tinyRows(13)))
+	got := make(chan *Static)
+	for range 8 {
+		go func() {
+			s, _ := loadStaticShared(dir)
+			got <- s
+		}()
+	}
+	first := <-got
+	for range 7 {
+		if s := <-got; s == nil || s != first {
+			t.Errorf("concurrent loads gave %p and %p; want one model", first, s)
+		}
+	}
+}
