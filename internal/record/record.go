@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -209,13 +210,7 @@ func New(p *render.Plan, s Spec) Record {
 		r.Overflow.Dropped = append(r.Overflow.Dropped, Affected{part, d.Reason})
 		affected[path] = true
 	}
-	r.Overflow.FilesAffected = slices.Sorted(func(yield func(string) bool) {
-		for k := range affected {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	r.Overflow.FilesAffected = slices.Sorted(maps.Keys(affected))
 	if r.Overflow.FilesAffected == nil {
 		r.Overflow.FilesAffected = []string{}
 	}
