@@ -114,19 +114,9 @@ func TestLazyLevels(t *testing.T) {
 					t.Fatalf("budget %d: %v", b, err)
 				}
 				checkInvariants(t, lazy, o, res)
-				shuffled := slices.Clone(lazify(parts, make([]atomic.Int32, len(parts))))
-				r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-				res2, err := Assemble(shuffled, o)
-				if err != nil || string(res.Output) != string(res2.Output) {
-					t.Fatalf("budget %d: output depends on input order (%v)", b, err)
-				}
+				checkOrderFree(t, r, lazify(parts, make([]atomic.Int32, len(parts))), o, res)
 				if prev != nil {
-					before, after := levels(prev.Plan), levels(res.Plan)
-					for k, l := range before {
-						if l2, ok := after[k]; !ok || l2 < l {
-							t.Fatalf("budget %d→%d: part %s went from level %v to %v", prev.Plan.Budget, b, k, l, l2)
-						}
-					}
+					checkMonotone(t, "", prev.Plan, res.Plan)
 				}
 				prev = res
 			}

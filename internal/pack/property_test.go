@@ -169,6 +169,33 @@ func checkInvariants(t *testing.T, parts []Part, o Options, res *Result) {
 	}
 }
 
+// checkOrderFree checks that a permutation of the input gives the same
+// bytes as res.
+func checkOrderFree(t *testing.T, r *rand.Rand, parts []Part, o Options, res *Result) {
+	t.Helper()
+	shuffled := slices.Clone(parts)
+	r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	res2, err := Assemble(shuffled, o)
+	if err != nil {
+		t.Fatalf("budget %d, shuffled: %v", o.Budget, err)
+	}
+	if string(res.Output) != string(res2.Output) || res.Plan.Digest != res2.Plan.Digest {
+		t.Fatalf("budget %d: output depends on input order", o.Budget)
+	}
+}
+
+// checkMonotone checks that raising the budget from lo's to hi's neither
+// drops a part nor lowers its level.
+func checkMonotone(t *testing.T, what string, lo, hi render.Plan) {
+	t.Helper()
+	before, after := levels(lo), levels(hi)
+	for k, l := range before {
+		if l2, ok := after[k]; !ok || l2 < l {
+			t.Fatalf("%sbudget %d→%d: part %s went from level %v to %v (present %v)", what, lo.Budget, hi.Budget, k, l, l2, ok)
+		}
+	}
+}
+
 // needRE finds the budget a reason says a level needs.
 var needRE = regexp.MustCompile(`(?:needs|below) a budget of (\d+)`)
 
@@ -202,7 +229,6 @@ func TestProperties(t *testing.T) {
 		name := fmt.Sprintf("seed%d/%s/%s/%s/%s", seed, o.Tokenizer.Name(), o.Format, o.Strategy, o.Overflow)
 		t.Run(name, func(t *testing.T) {
 			var prev *Result
-			prevFailedPinned := false
 			for _, b := range budgets {
 				o := o
 				o.Budget = b
@@ -212,35 +238,16 @@ func TestProperties(t *testing.T) {
 					if prev != nil && (be.Pinned || o.Overflow != Error) {
 						t.Fatalf("budget %d fails (%v) where a smaller one succeeded", b, err)
 					}
-					prevFailedPinned = be.Pinned
 					prev = nil
 					continue
 				}
 				if err != nil {
 					t.Fatalf("budget %d: %v", b, err)
 				}
-				_ = prevFailedPinned
 				checkInvariants(t, parts, o, res)
-
-				// Any permutation of the input gives the same bytes.
-				shuffled := slices.Clone(parts)
-				r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-				res2, err := Assemble(shuffled, o)
-				if err != nil {
-					t.Fatalf("shuffled: %v", err)
-				}
-				if string(res.Output) != string(res2.Output) || res.Plan.Digest != res2.Plan.Digest {
-					t.Fatalf("budget %d: output depends on input order", b)
-				}
-
-				// Raising the budget never drops a part nor lowers its level.
+				checkOrderFree(t, r, parts, o, res)
 				if prev != nil {
-					before, after := levels(prev.Plan), levels(res.Plan)
-					for k, l := range before {
-						if l2, ok := after[k]; !ok || l2 < l {
-							t.Fatalf("budget %d→%d: part %s went from level %v to %v (present %v)", prev.Plan.Budget, b, k, l, l2, ok)
-						}
-					}
+					checkMonotone(t, "", prev.Plan, res.Plan)
 				}
 				prev = res
 			}
@@ -277,12 +284,7 @@ func FuzzAssemble(f *testing.F) {
 			}
 		}
 		if err1 == nil && err2 == nil {
-			before, after := levels(res1.Plan), levels(res2.Plan)
-			for k, l := range before {
-				if l2, ok := after[k]; !ok || l2 < l {
-					t.Fatalf("budget %d→%d: part %s from level %v to %v", lo, hi, k, l, l2)
-				}
-			}
+			checkMonotone(t, "", res1.Plan, res2.Plan)
 		}
 		// The same with intermediate levels given lazily, through More.
 		calls := make([]atomic.Int32, len(parts))
@@ -305,12 +307,7 @@ func FuzzAssemble(f *testing.F) {
 			checkInvariants(t, lazy, o, lres2)
 		}
 		if lerr1 == nil && lerr2 == nil {
-			before, after := levels(lres1.Plan), levels(lres2.Plan)
-			for k, l := range before {
-				if l2, ok := after[k]; !ok || l2 < l {
-					t.Fatalf("lazy: budget %d→%d: part %s from level %v to %v", lo, hi, k, l, l2)
-				}
-			}
+			checkMonotone(t, "lazy: ", lres1.Plan, lres2.Plan)
 		}
 	})
 }
