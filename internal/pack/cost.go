@@ -22,15 +22,30 @@ func newCoster(tok tokenizer.Tokenizer, f render.Format) *coster {
 
 // body is the token count of the item's block at level l.
 func (c *coster) body(it *item, l Level) int {
-	b := c.bodies[it]
-	if b == nil {
-		b = &[numLevels]int32{-1, -1, -1, -1, -1}
-		c.bodies[it] = b
-	}
+	b := c.counts(it)
 	if b[l] < 0 {
-		b[l] = int32(c.tok.Count(render.Body(c.format, it.block(l, it.text[l]))))
+		b[l] = int32(c.measure(it, l))
 	}
 	return int(b[l])
+}
+
+// counts is the item's measured body counts by level, -1 where not
+// measured yet.
+func (c *coster) counts(it *item) *[numLevels]int32 {
+	b := c.bodies[it]
+	if b == nil {
+		b = new([numLevels]int32)
+		for l := range b {
+			b[l] = -1
+		}
+		c.bodies[it] = b
+	}
+	return b
+}
+
+// measure counts the item's block at level l as render shows it.
+func (c *coster) measure(it *item, l Level) int {
+	return c.tok.Count(render.Body(c.format, it.block(l, it.text[l])))
 }
 
 // prefetch measures every item at its start level in parallel, for the
@@ -38,17 +53,9 @@ func (c *coster) body(it *item, l Level) int {
 // scheduling never shows.
 func (c *coster) prefetch(items []*item) {
 	counts := make([]int, len(items))
-	parallel(len(items), func(i int) {
-		it := items[i]
-		counts[i] = c.tok.Count(render.Body(c.format, it.block(it.start, it.text[it.start])))
-	})
+	parallel(len(items), func(i int) { counts[i] = c.measure(items[i], items[i].start) })
 	for i, it := range items {
-		b := c.bodies[it]
-		if b == nil {
-			b = &[numLevels]int32{-1, -1, -1, -1, -1}
-			c.bodies[it] = b
-		}
-		b[it.start] = int32(counts[i])
+		c.counts(it)[it.start] = int32(counts[i])
 	}
 }
 
