@@ -122,7 +122,7 @@ type Index struct {
 	// refuses to replace it.
 	foreign bool
 	// options is the canonical text of what the index's rows depend on
-	// besides the files (see optionsText); hash is its digest.
+	// besides the files (see buildOptions); hash is its digest.
 	options, hash string
 }
 
@@ -139,9 +139,7 @@ func Open(path string, opts Options) (*Index, State, error) {
 		return nil, State{}, fmt.Errorf("index: %w", err)
 	}
 	ix := &Index{path: abs, opts: opts}
-	ix.options = optionsText()
-	sum := sha256.Sum256([]byte(ix.options))
-	ix.hash = "sha256:" + hex.EncodeToString(sum[:])
+	ix.options, ix.hash = buildOptions()
 
 	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
 		if opts.ReadOnly {
@@ -221,17 +219,20 @@ func (ix *Index) openDB() error {
 	return nil
 }
 
-// optionsText is the canonical description of what an index's rows depend
-// on besides the files and FormatVersion: the chunker (its version, its
-// parsers, which differ between cgo and pure-Go builds, and a fingerprint
-// of its behaviour).
-func optionsText() string {
+// buildOptions returns the canonical description of what an index's rows
+// depend on besides the files and FormatVersion, and its hash: the chunker
+// (its version, its parsers, which differ between cgo and pure-Go builds,
+// and a fingerprint of its behaviour). They depend on the build alone, so
+// they are made once, not on every Open (ctxpack serve opens the index
+// for every request).
+var buildOptions = sync.OnceValues(func() (text, hash string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "chunk.version=%d\n", chunk.Version)
 	fmt.Fprintf(&b, "chunk.backend=%s\n", chunk.Backend)
 	fmt.Fprintf(&b, "chunk.fingerprint=%s\n", chunkFingerprint())
-	return b.String()
-}
+	sum := sha256.Sum256([]byte(b.String()))
+	return b.String(), "sha256:" + hex.EncodeToString(sum[:])
+})
 
 // chunkFingerprint chunks a fixed sample of sources and hashes the
 // chunks, so that an index built by a binary whose chunker behaves
