@@ -323,7 +323,11 @@ const (
 // "file_type".
 func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string, idx IndexOptions) ([]string, error) {
 	if query != "" {
-		files, warnings, err := p.RankFiles(ctx, query, idx)
+		texts := make(map[string]string, len(parts))
+		for _, pt := range parts {
+			texts[pt.Path] = pt.Text[pack.Full]
+		}
+		files, warnings, err := p.rankFiles(ctx, query, idx, texts)
 		if err != nil {
 			return nil, err
 		}

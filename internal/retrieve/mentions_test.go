@@ -120,6 +120,19 @@ func TestRankMentionsAndExpansion(t *testing.T) {
 			t.Errorf("Expand -1 still expanded %s#%d", c.Path, c.Seq)
 		}
 	}
+	// Expansion changes no file's relevance or place (the facade's
+	// rankFiles ranks without it), even at a share of 1.
+	full, err := Rank(ctx, ix, "calling `compute_backoff` with attempt 40", Options{ExpandShare: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignoreBest := cmpopts.IgnoreFields(File{}, "Best")
+	if d := cmp.Diff(full.Files, none.Files, ignoreBest); d != "" {
+		t.Errorf("files with and without expansion differ (-with +without):\n%s", d)
+	}
+	if d := cmp.Diff(r.Files, none.Files, ignoreBest); d != "" {
+		t.Errorf("files with and without expansion differ (-with +without):\n%s", d)
+	}
 }
 
 // With Read, every ranked chunk gets a dependency depth: 1 in the best
