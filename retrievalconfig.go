@@ -3,7 +3,6 @@ package ctxpack
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/ctxpack/ctxpack/internal/embed"
@@ -42,15 +41,6 @@ type retrievalConfig struct {
 	} `yaml:"tiers"`
 }
 
-// embedder is the embedder the configuration's embed: section names, or
-// nil.
-func (p *Project) embedder() (embed.Embedder, error) {
-	if p.Config.Embed.Provider == "" {
-		return nil, nil
-	}
-	return embed.FromConfig(p.Config.Embed, p.Root, os.Getenv)
-}
-
 // retrieval are the project's retrieval settings: the ranking options and
 // the tiers, from the retrieval: section of the configuration over the
 // defaults, with the configured embedder. Values out of range are errors
@@ -66,7 +56,7 @@ func (p *Project) retrieval() (retrieve.Options, []Tier, error) {
 func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
 	tiers := DefaultTiers()
-	e, err := p.embedder()
+	e, err := embed.FromConfig(p.Config.Embed, p.Root, nil) // nil when embed: names none
 	if err != nil {
 		return o, tiers, err
 	}
