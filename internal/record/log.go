@@ -165,14 +165,21 @@ func writeNote(f *os.File, size int64, lines int) {
 	}
 }
 
-// writeAtomic replaces the file at p with data through a temporary file.
+// writeAtomic replaces the file at p with data through a temporary file,
+// which takes p's permissions (CreateTemp makes it 0600).
 func writeAtomic(p string, data []byte) error {
 	// Named after the log, so that the project walk leaves it out too.
 	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	_, werr := f.Write(data)
+	var werr error
+	if fi, err := os.Stat(p); err == nil {
+		werr = f.Chmod(fi.Mode().Perm())
+	}
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr

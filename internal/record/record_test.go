@@ -250,6 +250,18 @@ func TestAppendRotate(t *testing.T) {
 	if m, _ := filepath.Glob(l.Path + ".tmp-*"); len(m) > 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
+	// A rotation keeps the log's permissions.
+	if err := os.Chmod(l.Path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(rec(5)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(l.Path); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o640 {
+		t.Errorf("after rotation the log's mode is %v, want 0640", fi.Mode().Perm())
+	}
 }
 
 // TestAppendSlack: the file grows to Max + Max/4 lines before it is
