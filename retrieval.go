@@ -247,19 +247,20 @@ func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []render.Dropped, []strin
 			}
 			continue
 		}
-		parts = append(parts, chunkPart(c, body, tierOf(c.Relevance, tiers)))
+		parts = append(parts, chunkPart(c, body, TierFor(c.Relevance, tiers).Name))
 	}
 	return parts, skipped, warnings
 }
 
-// tierOf is the tier a relevance places a part in.
-func tierOf(rel float64, tiers []Tier) string {
+// TierFor is the tier a relevance places a retrieved part in: the first
+// whose threshold it reaches, else the last.
+func TierFor(relevance float64, tiers []Tier) Tier {
 	for _, t := range tiers {
-		if rel >= t.Threshold {
-			return t.Name
+		if relevance >= t.Threshold {
+			return t
 		}
 	}
-	return tiers[len(tiers)-1].Name
+	return tiers[len(tiers)-1]
 }
 
 // chunkPart is a ranked chunk as a part, at four levels: full, its

@@ -68,15 +68,3 @@ func (p *Project) Tiers() ([]Tier, error) {
 	_, tiers, err := p.retrieval()
 	return tiers, err
 }
-
-// TierFor is the tier a relevance places a retrieved part in: the first
-// whose threshold it reaches, else the last.
-func TierFor(relevance float64, tiers []Tier) Tier {
-	name := tierOf(relevance, tiers) // the rule Retrieve places parts by
-	for _, t := range tiers {
-		if t.Name == name {
-			return t
-		}
-	}
-	return tiers[len(tiers)-1]
-}
