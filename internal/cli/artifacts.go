@@ -19,7 +19,7 @@ import (
 // artifactSet loads the project's artifacts and prints the problems found
 // on the way as warnings.
 func artifactSet(g *globals, ios *IOStreams) (*ctxpack.Project, *artifact.Set, error) {
-	p, err := g.openProject()
+	p, err := g.openProjectWarn(ios)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,7 +67,7 @@ func showRun(o *showOptions) error {
 	if _, err := render.ParseFormat(o.g.format); err != nil {
 		return usageError{err}
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func listRun(o *listOptions) error {
 	if o.typ != "" && !slices.Contains(ctxpack.ArtifactTypes, o.typ) {
 		return usagef("--type must be one of %s (got %q)", strings.Join(ctxpack.ArtifactTypes, ", "), o.typ)
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ budget, with how many more tokens would have kept it. Takes the flags of
 			if o.g.format == "json" {
 				req.Format = "text"
 			}
-			p, err := g.openProject()
+			p, err := g.openProjectWarn(ios)
 			if err != nil {
 				return err
 			}

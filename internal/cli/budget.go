@@ -136,7 +136,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 		o.ios.WarnAll(res.Plan.Warnings)
 		rec, doc.Allocation, doc.Mode, doc.Tokenizer = &r, a, res.Plan.Mode, res.Plan.Tokenizer
 	} else {
-		p, err := o.g.openProject()
+		p, err := o.g.openProjectWarn(o.ios)
 		if err != nil {
 			return err
 		}

@@ -108,7 +108,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	var ce *project.ConfigError
 	switch {
 	case errors.As(err, &ce), err != nil && o.g.config != "" && errors.Is(err, fs.ErrNotExist):
@@ -116,7 +116,6 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	case err != nil:
 		return err
 	}
-	o.ios.WarnAll(p.Warnings)
 	baseline := o.baseline
 	if baseline != "" && !filepath.IsAbs(baseline) {
 		baseline = filepath.Join(p.Dir, baseline) // --baseline is relative to the working directory

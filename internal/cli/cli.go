@@ -190,13 +190,26 @@ func (g *globals) base() (string, error) {
 	return d, nil
 }
 
-// openProject opens the project the command runs in.
+// openProject opens the project the command runs in, for a command whose
+// facade call returns the configuration's warnings with its own (an
+// assembly's plan, a score).
 func (g *globals) openProject() (*ctxpack.Project, error) {
 	base, err := g.base()
 	if err != nil {
 		return nil, err
 	}
 	return ctxpack.Open(base, g.config)
+}
+
+// openProjectWarn opens the project the command runs in and prints the
+// warnings its configuration gave.
+func (g *globals) openProjectWarn(ios *IOStreams) (*ctxpack.Project, error) {
+	p, err := g.openProject()
+	if err != nil {
+		return nil, err
+	}
+	ios.WarnAll(p.Warnings)
+	return p, nil
 }
 
 // textOrJSON checks --format for a command that prints text or json.

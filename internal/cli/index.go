@@ -55,11 +55,10 @@ func (f indexFlags) updateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.Inde
 
 // openIndex opens the project the command runs in and its index.
 func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*openedIndex, error) {
-	p, err := g.openProject()
+	p, err := g.openProjectWarn(ios)
 	if err != nil {
 		return nil, err
 	}
-	ios.WarnAll(p.Warnings)
 	oi, err := p.OpenIndex(f.options(readOnly), readOnly)
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func reportRun(o *reportOptions) error {
 	if o.last < 0 {
 		return usagef("report: --last must not be negative (got %d)", o.last)
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
 		return err
 	}

@@ -105,11 +105,10 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
 		return err
 	}
-	o.ios.WarnAll(p.Warnings)
 	ixo, done := o.flags.updateOptions(o.ios, o.noUpdate)
 	defer done()
 	hits, opt, warnings, err := p.Search(ctx, o.query, o.k, o.files, ixo)

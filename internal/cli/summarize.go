@@ -80,7 +80,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	default:
 		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
 	}
-	p, err := o.g.openProject()
+	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
 		return err
 	}
