@@ -89,18 +89,13 @@ func (ix *Index) Status(ctx context.Context, fsys fs.FS) (*Status, error) {
 	if fsys == nil {
 		return st, nil
 	}
-	wopt := ix.opts.Walk
-	wopt.Reverse, wopt.Workers = false, ix.opts.Workers
-	files, _, err := project.Walk(fsys, nil, wopt)
+	files, _, err := ix.walk(fsys)
 	if err != nil {
 		return nil, fmt.Errorf("index: status: %w", err)
 	}
 	stale := &Stale{}
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
-		if excluded(ix.opts.Exclude, f.Path) {
-			continue
-		}
 		seen[f.Path] = true
 		r, ok := indexed[f.Path]
 		switch {

@@ -250,14 +250,10 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 	}
 
 	u.progress(Progress{Phase: "walk"})
-	wopt := ix.opts.Walk
-	wopt.Reverse, wopt.Workers = false, ix.opts.Workers
-	files, skipped, err := project.Walk(u.fsys, nil, wopt)
+	files, skipped, err := ix.walk(u.fsys)
 	if err != nil {
 		return false, fmt.Errorf("index: %w", err)
 	}
-	files = slices.DeleteFunc(files, func(f project.File) bool { return excluded(ix.opts.Exclude, f.Path) })
-	skipped = slices.DeleteFunc(skipped, func(s project.Skipped) bool { return excluded(ix.opts.Exclude, s.Path) })
 
 	// Plan: what is gone, what must be read, what is skipped now.
 	present := make(map[string]bool, len(files)+len(skipped))
@@ -288,6 +284,7 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 		}
 	}
 	slices.Sort(gone)
+	wopt := ix.opts.Walk
 	walkText := fmt.Sprintf("max_file_bytes=%d include_hidden=%t ignore_files=%s",
 		cmp.Or(wopt.MaxFileBytes, project.DefaultMaxFileBytes), wopt.IncludeHidden, ignoreFilesText(wopt.IgnoreFiles))
 	if len(ix.opts.Exclude) > 0 {
@@ -364,6 +361,20 @@ func ignoreFilesText(names []string) string {
 		names = project.DefaultIgnoreFiles()
 	}
 	return strings.Join(names, ",")
+}
+
+// walk lists the files an update indexes and those it skips, with why:
+// project.Walk with Options.Walk, less Options.Exclude.
+func (ix *Index) walk(fsys fs.FS) ([]project.File, []project.Skipped, error) {
+	wopt := ix.opts.Walk
+	wopt.Reverse, wopt.Workers = false, ix.opts.Workers
+	files, skipped, err := project.Walk(fsys, nil, wopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	files = slices.DeleteFunc(files, func(f project.File) bool { return excluded(ix.opts.Exclude, f.Path) })
+	skipped = slices.DeleteFunc(skipped, func(s project.Skipped) bool { return excluded(ix.opts.Exclude, s.Path) })
+	return files, skipped, nil
 }
 
 // excluded reports whether p is one of the excluded paths or below one.
