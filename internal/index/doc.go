@@ -23,11 +23,12 @@
 //     remove files incrementally. A file that is an SQLite database but not
 //     an index, or not an SQLite database at all, is never replaced.
 //   - Incremental. A file whose size and modification time match the
-//     index is not read. One that differs is read and hashed; if its
-//     content id is unchanged only its size and time are written, else it
-//     is chunked and its terms made again. A file modified within two
-//     seconds of an update's start is read again by the next update, since
-//     its time may not show a second change.
+//     index is not read, beyond the first 8000 bytes that every walk
+//     reads to tell binary files (project.Walk). One that differs is read
+//     and hashed; if its content id is unchanged only its size and time
+//     are written, else it is chunked and its terms made again. A file
+//     modified within two seconds of an update's start is read again by
+//     the next update, since its time may not show a second change.
 //   - Atomic. An update's writes are one SQLite transaction (WAL mode): a
 //     crash or SIGKILL at any moment leaves the index as it was before the
 //     update or as it is after it, never a mix.
