@@ -83,6 +83,9 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 		if !over {
 			return res, nil
 		}
+		if opt.Overflow == Error { // fail, as when the pieces' counts were over
+			return nil, f.budgetError(res.Plan.TotalTokens, false)
+		}
 		if !f.shrink() {
 			return nil, fmt.Errorf("pack: rendered output has %d tokens, over the budget of %d, with nothing left to remove", res.Plan.TotalTokens, opt.Budget)
 		}

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -103,5 +104,36 @@ func TestVerifyRemovedReasons(t *testing.T) {
 	}
 	if dropped == 0 || lowered == 0 {
 		t.Fatalf("verification dropped %d and lowered %d parts: the test no longer covers both", dropped, lowered)
+	}
+}
+
+// With overflow error, an output that counts over the budget only as a
+// whole (its joints cost more than its pieces) is a BudgetError too: the
+// strategy fails rather than leave a part out.
+func TestErrorOverflowAtVerify(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := []string{"/* c */\n", "/x\n", "// Package a\n", "\n", "\n\npackage a\n", "x\n"}
+	for n := 1; n <= len(bodies); n++ {
+		var parts []Part
+		for i, b := range bodies[:n] {
+			parts = append(parts, Part{Key: fmt.Sprintf("p%d", i), Path: fmt.Sprintf("f%d.go", i), Score: 1 - float64(i)/10, Text: full(b)})
+		}
+		for budget := 1; budget <= 70; budget++ {
+			res, err := Assemble(parts, Options{Budget: budget, Tokenizer: tok, Format: "doc", Overflow: Error})
+			var be *BudgetError
+			switch {
+			case errors.As(err, &be):
+				if be.Need <= budget {
+					t.Fatalf("%d parts, budget %d: %v", n, budget, err)
+				}
+			case err != nil:
+				t.Fatalf("%d parts, budget %d: %v", n, budget, err)
+			case len(res.Plan.Parts) != n || len(res.Plan.Dropped) != 0:
+				t.Fatalf("%d parts, budget %d: %d emitted, %d dropped (%v)", n, budget, len(res.Plan.Parts), len(res.Plan.Dropped), res.Plan.Warnings)
+			}
+		}
 	}
 }
