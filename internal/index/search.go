@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/embed"
 )
 
 // Weights are the BM25 column weights: how much one occurrence of a query
@@ -85,10 +86,9 @@ func (h Hit) Why() string {
 	return strings.Join(parts, "; ")
 }
 
-// quantum is the resolution scores are compared at (DESIGN §2).
-const quantum = 1e6
-
-func quantize(s float64) int64 { return int64(math.Round(s * quantum)) }
+// quantized is a score rounded to 1e-6, the resolution scores are
+// compared at (DESIGN §2), as Nearest's are (embed.Quantize).
+func quantized(s float64) float64 { return float64(embed.Quantize(s)) / embed.Quantum }
 
 // Search returns the k best chunks for query (or, with opt.Files, the best
 // chunk of each of the k best files), ranked by BM25 over the chunks'
@@ -137,8 +137,8 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		}
 		all := len(rows) < limit
 		if !all {
-			last := quantize(rows[len(rows)-1].Score)
-			rows = slices.DeleteFunc(rows, func(h Hit) bool { return quantize(h.Score) <= last })
+			last := embed.Quantize(rows[len(rows)-1].Score)
+			rows = slices.DeleteFunc(rows, func(h Hit) bool { return embed.Quantize(h.Score) <= last })
 		}
 		if err := ix.fillChunks(ctx, rows); err != nil {
 			return nil, err
@@ -225,7 +225,7 @@ func (ix *Index) candidates(ctx context.Context, match string, weights [3]float6
 			return nil, fmt.Errorf("index: search: %w", err)
 		}
 		for c := range 3 {
-			h.Signals = append(h.Signals, Signal{Name: "bm25." + columns[c], Value: float64(quantize(v[c])) / quantum})
+			h.Signals = append(h.Signals, Signal{Name: "bm25." + columns[c], Value: quantized(v[c])})
 		}
 		out = append(out, h)
 	}
@@ -244,7 +244,7 @@ func (ix *Index) fillChunks(ctx context.Context, hits []Hit) error {
 	pos := make(map[int64]int, len(hits))
 	for i := range hits {
 		pos[hits[i].id] = i
-		hits[i].Score = float64(quantize(hits[i].Score)) / quantum
+		hits[i].Score = quantized(hits[i].Score)
 	}
 	rows, err := ix.chunkRows(ctx, `WHERE id IN (`+idList(hits)+`)`)
 	if err != nil {
