@@ -4,10 +4,12 @@
 // Rendering is pure: the same blocks give the same bytes, with no clock,
 // no absolute path and no map order. Output is a sequence of segments, one
 // per block, between an opening and a closing string. Every segment ends
-// with a newline and starts with a marker character, never with
-// whitespace, so BPE tokenization does not merge across segment
-// boundaries in practice and the engine can cost each block on its own;
-// the engine still verifies the count of the whole.
+// with a newline, and every segment but a doc-format block that continues
+// its document's run (no run header; the block's own text comes first)
+// starts with a marker character, so BPE tokenization rarely merges
+// across segment boundaries and the engine can cost each block on its
+// own. The engine does not rely on it: where a joint could merge
+// (tokenizer.SafeBoundary), it counts the whole text.
 //
 // The json format is a plan (the schema of DESIGN §8) whose "content" is
 // the same context rendered as text.
