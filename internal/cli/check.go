@@ -142,25 +142,18 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	findings, sum := rep.Findings, rep.Summary
-
 	var out strings.Builder
 	if o.g.format == "json" {
-		if err := writeJSON(&out, checkJSON{Findings: findings, Summary: sum}); err != nil {
+		if err := writeJSON(&out, checkJSON{Findings: rep.Findings, Summary: rep.Summary}); err != nil {
 			return err
 		}
 	} else {
-		for _, f := range findings {
-			out.WriteString(f.String())
-			out.WriteByte('\n')
-		}
-		out.WriteString(sum.String())
-		out.WriteByte('\n')
+		out.WriteString(rep.Text())
 	}
 	if _, err := o.ios.Out.Write([]byte(out.String())); err != nil {
 		return err
 	}
-	if !sum.OK {
+	if !rep.Summary.OK {
 		return silentError{exitFailure}
 	}
 	return nil
