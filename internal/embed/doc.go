@@ -21,8 +21,8 @@
 //     by it. (A server that serves new weights under an old model name is
 //     not noticed.)
 //   - Deterministic. Static's vectors depend only on its files and the
-//     text. Top, Nearest and Dot give the same result on every platform
-//     and whatever the order of their input: scores are summed in float64
+//     text. Top and Dot give the same result on every platform and
+//     whatever the order of their input: scores are summed in float64
 //     (exact products of float32), quantized to 1e-6, and ordered by score
 //     descending, then by the caller's key.
 //   - Checked. Every vector an Embedder returns is non-empty and finite,

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"container/heap"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 )
@@ -186,16 +185,4 @@ func (h *topHeap[K]) Pop() any {
 	e := h.s[len(h.s)-1]
 	h.s = h.s[:len(h.s)-1]
 	return e
-}
-
-// Nearest scans vectors exactly and returns the k keys whose vectors have
-// the largest dot product with query (the cosine similarity, when both are
-// unit vectors), in the order of Top. Every vector must have query's
-// length.
-func Nearest[K any](query []float32, vectors iter.Seq2[K, []float32], k int, compare func(a, b K) int) []Scored[K] {
-	t := NewTop(k, compare)
-	for key, v := range vectors {
-		t.Push(key, Dot(query, v))
-	}
-	return t.Best()
 }

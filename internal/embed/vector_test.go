@@ -170,25 +170,3 @@ func TestTopMatchesSort(t *testing.T) {
 		check("BestWithTies", top.BestWithTies(), wantTies)
 	}
 }
-
-func TestNearest(t *testing.T) {
-	vecs := map[string][]float32{
-		"x":  {1, 0},
-		"y":  {0, 1},
-		"xy": {float32(math.Sqrt2 / 2), float32(math.Sqrt2 / 2)},
-		"-x": {-1, 0},
-		"x2": {1, 0},
-	}
-	seq := func(yield func(string, []float32) bool) {
-		for _, k := range []string{"y", "x2", "-x", "x", "xy"} {
-			if !yield(k, vecs[k]) {
-				return
-			}
-		}
-	}
-	got := Nearest([]float32{1, 0}, seq, 3, strings.Compare)
-	want := []Scored[string]{{"x", 1}, {"x2", 1}, {"xy", 0.707107}}
-	if d := gocmp.Diff(want, got); d != "" {
-		t.Errorf("Nearest (-want +got):\n%s", d)
-	}
-}
