@@ -17,6 +17,39 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// tokenStrings returns the tokens of text that the table has, in order,
+// as the table names them.
+func (s *Static) tokenStrings(text string) []string {
+	names := s.rowNames()
+	var out []string
+	s.tokens(text, func(row int32) { out = append(out, names[row]) })
+	return out
+}
+
+// rowNames maps rows to tokens (the first token of each row).
+func (s *Static) rowNames() map[int32]string {
+	names := make(map[int32]string)
+	put := func(m map[string]int32, prefix string) {
+		for tok, row := range m {
+			if old, ok := names[row]; !ok || prefix+tok < old {
+				names[row] = prefix + tok
+			}
+		}
+	}
+	if s.tok != nil {
+		if s.tok.kind == unigram {
+			put(s.tok.vocab, metaspace)
+			put(s.tok.cont, "")
+		} else {
+			put(s.tok.vocab, "")
+			put(s.tok.cont, s.tok.prefix)
+		}
+		return names
+	}
+	put(s.words, "")
+	return names
+}
+
 // safetensorsFile returns a safetensors file: the header (JSON) and data.
 func safetensorsFile(header string, data []byte) []byte {
 	var b bytes.Buffer
