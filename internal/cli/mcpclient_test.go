@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -925,48 +924,8 @@ func sameSet(a, b []string) bool {
 }
 
 // requireMCPClient returns the path of node once it has checked that the
-// client's SDK is installed at the version package.json pins. If it is
-// not, it skips the test with the command that installs it, or, when CI is
-// "true", fails it.
+// client's SDK is installed; see requireNodePackages.
 func requireMCPClient(t *testing.T) (node string) {
 	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, args...)
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; CI must run this check: install the client with %q before go test", msg, mcpclientInstall)
-		}
-		t.Skipf("%s; to run this check, install the client at the repository root: %s", msg, mcpclientInstall)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not on PATH")
-	}
-	data, err := os.ReadFile(filepath.Join(mcpclientDir, "package.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkg struct {
-		DevDependencies map[string]string `json:"devDependencies"`
-	}
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		t.Fatalf("testdata/mcpclient/package.json: %v", err)
-	}
-	want, ok := pkg.DevDependencies[mcpSDK]
-	if !ok {
-		t.Fatalf("testdata/mcpclient/package.json does not pin %s", mcpSDK)
-	}
-	data, err = os.ReadFile(filepath.Join(mcpclientDir, "node_modules", filepath.FromSlash(mcpSDK), "package.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		missing("testdata/mcpclient/node_modules/%s is not installed", mcpSDK)
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Version string `json:"version"`
-	}
-	if err := json.Unmarshal(data, &got); err != nil || got.Version != want {
-		missing("testdata/mcpclient/node_modules/%s is version %q, package.json pins %q", mcpSDK, got.Version, want)
-	}
-	return node
+	return requireNodePackages(t, mcpclientDir, mcpclientInstall, mcpSDK)
 }

@@ -262,24 +262,33 @@ func parseCountLine(line string) (count int, path string, ok bool) {
 }
 
 // requireTokref returns the path of node once it has checked that the
-// reference tokenizers are installed at the versions package.json pins. If
-// they are not, it skips the test with the command that installs them, or,
-// when CI is "true", fails it.
+// reference tokenizers are installed; see requireNodePackages.
 func requireTokref(t *testing.T) (node string) {
 	t.Helper()
+	return requireNodePackages(t, tokrefDir, tokrefInstall, "tiktoken", "js-tiktoken")
+}
+
+// requireNodePackages returns the path of node once it has checked that
+// the npm packages names are installed in dir (testdata/NAME, relative to
+// this package) at the versions its package.json pins. If they are not,
+// it skips the test with install, the command that installs them, or,
+// when CI is "true", fails it: CI must never skip these checks.
+func requireNodePackages(t *testing.T, dir, install string, names ...string) (node string) {
+	t.Helper()
+	shown := strings.TrimPrefix(filepath.ToSlash(dir), "../../")
 	missing := func(format string, args ...any) {
 		t.Helper()
 		msg := fmt.Sprintf(format, args...)
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; CI must run this check: install the reference with %q before go test", msg, tokrefInstall)
+			t.Fatalf("%s; CI must run this check: install it with %q before go test", msg, install)
 		}
-		t.Skipf("%s; to run this check, install the reference at the repository root: %s", msg, tokrefInstall)
+		t.Skipf("%s; to run this check, install it at the repository root: %s", msg, install)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		missing("node is not on PATH")
 	}
-	data, err := os.ReadFile(filepath.Join(tokrefDir, "package.json"))
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,22 +296,22 @@ func requireTokref(t *testing.T) (node string) {
 		DevDependencies map[string]string `json:"devDependencies"`
 	}
 	if err := json.Unmarshal(data, &pkg); err != nil {
-		t.Fatalf("testdata/tokref/package.json: %v", err)
+		t.Fatalf("%s/package.json: %v", shown, err)
 	}
-	for _, name := range []string{"tiktoken", "js-tiktoken"} {
+	for _, name := range names {
 		want, ok := pkg.DevDependencies[name]
 		if !ok {
-			t.Fatalf("testdata/tokref/package.json does not pin %s", name)
+			t.Fatalf("%s/package.json does not pin %s", shown, name)
 		}
-		data, err := os.ReadFile(filepath.Join(tokrefDir, "node_modules", name, "package.json"))
+		data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json"))
 		if err != nil {
-			missing("testdata/tokref/node_modules/%s is not installed", name)
+			missing("%s/node_modules/%s is not installed", shown, name)
 		}
 		var got struct {
 			Version string `json:"version"`
 		}
 		if err := json.Unmarshal(data, &got); err != nil || got.Version != want {
-			missing("testdata/tokref/node_modules/%s is version %q, package.json pins %q", name, got.Version, want)
+			missing("%s/node_modules/%s is version %q, package.json pins %q", shown, name, got.Version, want)
 		}
 	}
 	return node
