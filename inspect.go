@@ -251,37 +251,12 @@ func (p *Project) UpdateBaseline(ctx context.Context, baseline string) (int, str
 	if err != nil {
 		return 0, "", err
 	}
-	if err := writeFileAtomic(file, check.NewBaseline(rep.Findings).Marshal()); err != nil {
+	if err := project.WriteFileAtomic(file, check.NewBaseline(rep.Findings).Marshal(), "."+filepath.Base(file)+".*", 0o644); err != nil {
 		return 0, "", fmt.Errorf("ctxpack: check: write baseline: %w", err)
 	}
 	return len(rep.Findings), shown, nil
 }
 
-// writeFileAtomic writes data to name through a temporary file in the same
-// directory, creating the directory if needed.
-func writeFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
 
 // Record appends the budget record of an assembly of req (its plan made at
 // now; the clock reaches the record only, never the output) to the

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ctxpack/ctxpack/internal/project"
 )
 
 // DefaultMaxBytes bounds a cache directory unless New is told otherwise.
@@ -118,22 +120,8 @@ func (s *Store) Put(key string, v any) error {
 	if int64(len(file)) > s.max {
 		return nil
 	}
-	if err := os.MkdirAll(s.dir, 0o777); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	f, err := os.CreateTemp(s.dir, tmpPrefix+"*")
-	if err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	_, werr := f.Write(file)
-	cerr := f.Close()
-	if err := cmp.Or(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("cache: write %s: %w", f.Name(), err)
-	}
-	if err := os.Rename(f.Name(), s.path(key)); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("cache: %w", err)
+	if err := project.WriteFileAtomic(s.path(key), file, tmpPrefix+"*", 0o644); err != nil {
+		return fmt.Errorf("cache: write: %w", err)
 	}
 	now := s.now()
 	_ = os.Chtimes(s.path(key), now, now) // the entry's age is by the store's clock

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ctxpack/ctxpack/internal/project"
 )
 
 // DefaultMax is how many records a log keeps unless told otherwise.
@@ -169,27 +171,8 @@ func writeNote(f *os.File, size int64, lines int) {
 // which takes p's permissions (CreateTemp makes it 0600).
 func writeAtomic(p string, data []byte) error {
 	// Named after the log, so that the project walk leaves it out too.
-	f, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
-	}
-	var werr error
-	if fi, err := os.Stat(p); err == nil {
-		werr = f.Chmod(fi.Mode().Perm())
-	}
-	if werr == nil {
-		_, werr = f.Write(data)
-	}
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), p)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("record: rotate %s: %w", p, werr)
+	if err := project.WriteFileAtomic(p, data, filepath.Base(p)+".tmp-*", 0o644); err != nil {
+		return fmt.Errorf("record: rotate %s: %w", p, err)
 	}
 	return nil
 }
