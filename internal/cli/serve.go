@@ -155,7 +155,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	srv, err := mcpserver.New(mcpserver.Options{
 		Dir: base, Config: o.g.config, ReadOnly: o.readOnly,
 		MaxRequestBytes: o.maxRequestBytes, MaxBudget: o.maxBudget, Timeout: o.timeout, MaxConcurrent: o.maxConcurrent,
-		Version: strings.TrimPrefix(strings.Fields(versionString())[1], "v"), Logger: log,
+		Version: strings.TrimPrefix(moduleVersion(), "v"), Logger: log,
 	})
 	if err != nil {
 		return err

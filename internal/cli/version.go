@@ -12,15 +12,19 @@ import (
 // otherwise the module version from the build info is used.
 var version = ""
 
-func versionString() string {
-	v := version
-	if v == "" {
-		v = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
+// moduleVersion is the version of this build: v1.2.3, or devel.
+func moduleVersion() string {
+	if version != "" {
+		return version
 	}
-	return fmt.Sprintf("ctxpack %s (%s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func versionString() string {
+	return fmt.Sprintf("ctxpack %s (%s %s/%s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 func newCmdVersion(ios *IOStreams) *cobra.Command {
