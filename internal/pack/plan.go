@@ -193,14 +193,14 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 	if ch.level < it.start {
 		if s := ch.next; s != nil {
 			if s.key <= f.opt.Budget { // removed by verification (shrink)
-				return fmt.Sprintf("degraded to %s: at %s the whole output counted over the budget", ch.level, s.level)
+				return fmt.Sprintf(render.ReasonDegraded+"%s: at %s the whole output counted over the budget", ch.level, s.level)
 			}
 			if s.capped {
-				return fmt.Sprintf("degraded to %s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
+				return fmt.Sprintf(render.ReasonDegraded+"%s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
 			}
-			return fmt.Sprintf("degraded to %s: %s needs a budget of %d", ch.level, s.level, s.key)
+			return fmt.Sprintf(render.ReasonDegraded+"%s: %s needs a budget of %d", ch.level, s.level, s.key)
 		}
-		return fmt.Sprintf("degraded to %s to fit the budget", ch.level)
+		return fmt.Sprintf(render.ReasonDegraded+"%s to fit the budget", ch.level)
 	}
 	if ch.level == Full {
 		return ""
@@ -226,19 +226,19 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 		if chosen[it] != nil {
 			continue
 		}
-		d := drop{it: it, reason: "budget"}
+		d := drop{it: it, reason: render.ReasonBudget}
 		switch s := firstStep[it]; {
 		case s == nil: // past where the sequence stopped
 		case s.key <= f.opt.Budget:
 			// In by its pieces' counts, removed by verification (shrink):
 			// the budget it needs is not known.
-			d.reason = "budget: with it the whole output counted over the budget"
+			d.reason = render.ReasonBudget + ": with it the whole output counted over the budget"
 		case s.capped:
 			d.need = s.key
-			d.reason = fmt.Sprintf("item cap: over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
+			d.reason = fmt.Sprintf(render.ReasonItemCap+": over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
 		default:
 			d.need = s.key
-			d.reason = fmt.Sprintf("budget: enters at a budget of %d", s.key)
+			d.reason = fmt.Sprintf(render.ReasonBudget+": enters at a budget of %d", s.key)
 		}
 		all = append(all, d)
 	}

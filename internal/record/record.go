@@ -229,12 +229,12 @@ func New(p *render.Plan, s Spec) Record {
 // would otherwise have had, to fit the budget (the plan's reason says
 // "degraded to LEVEL: …"). Parts below full for the requested depth, or
 // because they have no higher level, are not lowered.
-func lowered(pp render.PlanPart) bool { return strings.HasPrefix(pp.Reason, "degraded to ") }
+func lowered(pp render.PlanPart) bool { return strings.HasPrefix(pp.Reason, render.ReasonDegraded) }
 
 // overBudget reports whether a part was dropped for the budget or the
 // item cap, rather than as a duplicate or over max_chunks_per_doc.
 func overBudget(reason string) bool {
-	return strings.HasPrefix(reason, "budget") || strings.HasPrefix(reason, "item cap")
+	return strings.HasPrefix(reason, render.ReasonBudget) || strings.HasPrefix(reason, render.ReasonItemCap)
 }
 
 // cut returns s with at most n characters, ending in "…" when cut.

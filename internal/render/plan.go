@@ -48,6 +48,15 @@ type PlanPart struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// The words a reason starts with when the budget decided it: the engine
+// writes them and the budget records read them, so neither rewords them
+// alone.
+const (
+	ReasonDegraded = "degraded to " // a part shown below its level to fit
+	ReasonBudget   = "budget"       // a part left out by the budget
+	ReasonItemCap  = "item cap"     // a part left out by the item cap
+)
+
 // Dropped is a part that was left out, and why.
 type Dropped struct {
 	Key    string `json:"key"`
