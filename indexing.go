@@ -107,7 +107,7 @@ func (p *Project) currentIndex(ctx context.Context, o IndexOptions) (*OpenedInde
 			oi.Close()
 			return nil, nil, err
 		}
-		if r := stats.Rebuilt; r.Reason != index.Current && r.Reason != index.Missing {
+		if r := stats.Rebuilt; r.Replaced() {
 			warnings = append(warnings, fmt.Sprintf("rebuilt the index: %s", r))
 		}
 		if _, err := p.EmbedIndex(ctx, oi, o.Progress); err != nil {

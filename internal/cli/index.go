@@ -100,7 +100,7 @@ func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats
 	if err != nil {
 		return nil, err
 	}
-	if r := stats.Rebuilt; r.Reason != index.Current && r.Reason != index.Missing {
+	if r := stats.Rebuilt; r.Replaced() {
 		ios.Warn("rebuilt the index: %s", r)
 	}
 	return stats, nil

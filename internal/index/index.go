@@ -99,6 +99,11 @@ type State struct {
 	Detail string // what was found, for people: "format 2, this build reads 1"
 }
 
+// Replaced reports whether an update found an index it had to throw away
+// and build again (another format, other options, damage): worth telling
+// the user, unlike a current index or a missing one.
+func (s State) Replaced() bool { return s.Reason != Current && s.Reason != Missing }
+
 func (s State) String() string {
 	if s.Detail == "" {
 		return s.Reason.String()

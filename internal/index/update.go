@@ -734,13 +734,7 @@ func countLines(text string) int {
 }
 
 // unreadable is the skip reason for a read error, without the path.
-func unreadable(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return "unreadable: " + err.Error()
-}
+func unreadable(err error) string { return "unreadable: " + project.ErrorText(err) }
 
 // lockUpdates takes the update lock of the index, waiting up to
 // Options.LockTimeout and reporting the phase "lock" while it waits.

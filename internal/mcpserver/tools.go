@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -410,7 +409,7 @@ func (s *Server) index(ctx context.Context, _ *mcp.CallToolRequest, _ IndexIn) (
 		Index: oi.Shown, Files: st.Files, Chunks: st.Chunks, Skipped: st.Skipped,
 		Added: st.Added, Changed: st.Changed, Removed: st.Removed, Unchanged: st.Unchanged + st.Touched, StateRoot: st.StateRoot,
 	}
-	if r := st.Rebuilt.Reason; r != index.Current && r != index.Missing {
+	if st.Rebuilt.Replaced() {
 		out.Rebuilt = st.Rebuilt.String()
 	}
 	es, err := p.EmbedIndex(ctx, oi, nil)
