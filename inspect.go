@@ -257,7 +257,6 @@ func (p *Project) UpdateBaseline(ctx context.Context, baseline string) (int, str
 	return len(rep.Findings), shown, nil
 }
 
-
 // Record appends the budget record of an assembly of req (its plan made at
 // now; the clock reaches the record only, never the output) to the
 // project's records, unless the configuration turns records off.
