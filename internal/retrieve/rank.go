@@ -250,7 +250,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	add("semantic", semantic, true)
 	add("mentions", mentioned, false)
 	slices.SortFunc(order, func(a, b *cand) int {
-		return cmp.Or(cmp.Compare(quantize(b.rrf), quantize(a.rrf)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+		return cmp.Or(cmp.Compare(embed.Quantize(b.rrf), embed.Quantize(a.rrf)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
 	})
 	order = order[:min(len(order), opt.Fused)]
 	if len(order) == 0 {
@@ -289,7 +289,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			f["recency"] = recency(t, out.newest, opt.DecayDays)
 		}
 		for k, v := range f {
-			f[k] = float64(quantize(v)) / quantum
+			f[k] = float64(embed.Quantize(v)) / embed.Quantum
 		}
 		out.Chunks = append(out.Chunks, Chunk{Hit: c.hit, Relevance: relevance(f, opt.Factors), Factors: f, Ranks: c.ranks, Named: named(c.hit, fileMention[c.hit.Path])})
 	}
@@ -349,7 +349,7 @@ func depthFactor(dist map[string]int, p string, maxDepth int) float64 {
 	if !ok {
 		return 0
 	}
-	return float64(quantize(1-float64(d)/float64(maxDepth+1))) / quantum
+	return float64(embed.Quantize(1-float64(d)/float64(maxDepth+1))) / embed.Quantum
 }
 
 // sort puts the chunks in the total order.
@@ -387,7 +387,7 @@ func expand(ctx context.Context, ix *index.Index, r *Ranking, opt Options) error
 		if err != nil {
 			return err
 		}
-		rel := float64(quantize(f.Relevance*opt.ExpandShare)) / quantum
+		rel := float64(embed.Quantize(f.Relevance*opt.ExpandShare)) / embed.Quantum
 		for _, h := range all {
 			if have[fmt.Sprintf("%s#%d", h.Path, h.Seq)] {
 				continue
@@ -436,16 +436,12 @@ func relevance(f map[string]float64, w Factors) float64 {
 	if total == 0 {
 		return 0
 	}
-	return float64(quantize(sum/total)) / quantum
+	return float64(embed.Quantize(sum/total)) / embed.Quantum
 }
 
 // factorNames are the factors in a fixed order, so that sums are the same
 // every run.
 var factorNames = []string{"task_alignment", "recency", "mention_density", "dependency_depth", "file_type"}
-
-const quantum = 1e6
-
-func quantize(f float64) int64 { return int64(math.Round(f * quantum)) }
 
 // fileMentions is how a query mentions one file.
 type fileMentions struct {
@@ -531,7 +527,7 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 		}
 	}
 	slices.SortFunc(list, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(quantize(b.score), quantize(a.score)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+		return cmp.Or(cmp.Compare(embed.Quantize(b.score), embed.Quantize(a.score)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
 	})
 	list = slices.CompactFunc(list, func(a, b scored) bool { return a.hit.Path == b.hit.Path && a.hit.Seq == b.hit.Seq })
 	out := make([]index.Hit, 0, min(len(list), limit))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
 )
 
@@ -99,8 +100,8 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 		w := opt.Factors.Weight(name)
 		f := FactorScore{Name: name, Present: ok, Value: v, Weight: w}
 		if ok && total > 0 {
-			f.Share = float64(quantize(w/total)) / quantum
-			f.Contribution = float64(quantize(v*w/total)) / quantum
+			f.Share = float64(embed.Quantize(w/total)) / embed.Quantum
+			f.Contribution = float64(embed.Quantize(v*w/total)) / embed.Quantum
 		}
 		out.Factors = append(out.Factors, f)
 	}
@@ -142,7 +143,7 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 		f["dependency_depth"] = depthFactor(distances(paths, r.seeds, opt), p, opt.MaxDepth)
 	}
 	for k, v := range f {
-		f[k] = float64(quantize(v)) / quantum
+		f[k] = float64(embed.Quantize(v)) / embed.Quantum
 	}
 	return f, nil
 }
