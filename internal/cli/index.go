@@ -118,13 +118,13 @@ root, that 'ctxpack search' and retrieval read.
 
 Every file the walk lists is chunked by syntax (functions, methods, types,
 classes; Markdown by headings; anything else by blank-line blocks), its
-chunks' code-aware terms are indexed for BM25, and the tokens of every file
-and chunk are counted (o200k_base and cl100k_base). The walk honours
+chunks' code-aware terms are indexed for BM25. The walk honours
 .gitignore and .ctxpackignore and skips binary files and files larger than
 walk.max_file_bytes (1 MiB by default).
 
 Updates are incremental: a file whose size and modification time are
-unchanged is not read; one whose content is unchanged is not chunked again.
+unchanged is not read again (the walk reads its first 8000 bytes to skip
+binary files); one whose content is unchanged is not chunked again.
 An update is one transaction, so an interrupted one leaves the index as it
 was. Two updates of one index never run at once: the second waits (--wait)
 and then fails, naming the process that holds the index.
