@@ -237,7 +237,7 @@ func (p *Project) budget(req Request) (int, error) {
 // strategy, no limit), ranked by kind of file (source, tests, docs,
 // config) and path unless req.Query asks for a ranking.
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
-	unbudgeted := req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0
+	unbudgeted := p.unbudgeted(req)
 	if unbudgeted && req.Overflow == "" {
 		req.Overflow = string(pack.Allow)
 	}
@@ -293,9 +293,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	o.Mode, o.Target = "pack", strings.Join(roots, " ")
 	o.StateRoot = project.StateRoot(inputs)
 	o.Warnings = warnings
-	if p.includeMetadata(req) {
-		o.Metadata = fmt.Sprintf("mode=%s target=%s tokenizer=%s budget=%d state_root=%s", o.Mode, o.Target, o.Tokenizer.Name(), o.Budget, o.StateRoot)
-	}
+	p.setMetadata(req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, err
@@ -399,6 +397,21 @@ func (p *Project) includeMetadata(req Request) bool {
 		return *req.IncludeMetadata
 	}
 	return p.Config.Pack.IncludeMetadata
+}
+
+// setMetadata sets the metadata line of an assembly, when req or the
+// configuration asks for one: the mode, the target unless it is free text
+// (retrieval's query, which can be long and span lines), the tokenizer,
+// the budget and the state root, all set in o before.
+func (p *Project) setMetadata(req Request, o *pack.Options) {
+	if !p.includeMetadata(req) {
+		return
+	}
+	target := " target=" + o.Target
+	if o.Mode == "retrieval" {
+		target = ""
+	}
+	o.Metadata = fmt.Sprintf("mode=%s%s tokenizer=%s budget=%d state_root=%s", o.Mode, target, o.Tokenizer.Name(), o.Budget, o.StateRoot)
 }
 
 // roots resolves request paths to slash paths under the root.

@@ -157,9 +157,7 @@ func (p *Project) Links(ctx context.Context, taskID string, req Request) (*Resul
 	o.Sectioned = true
 	o.DedupThreshold = -1    // distinct artifacts are never duplicates
 	o.Policy = pack.Policy{} // strict priority, no item cap
-	if p.includeMetadata(req) {
-		o.Metadata = fmt.Sprintf("mode=links target=%s tokenizer=%s budget=%d state_root=%s", taskID, o.Tokenizer.Name(), o.Budget, o.StateRoot)
-	}
+	p.setMetadata(req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, c, err

@@ -205,9 +205,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	o.Mode, o.Target = "retrieval", query
 	o.StateRoot = root
 	o.Warnings = warnings
-	if p.includeMetadata(req) {
-		o.Metadata = fmt.Sprintf("mode=%s tokenizer=%s budget=%d state_root=%s", o.Mode, o.Tokenizer.Name(), o.Budget, o.StateRoot)
-	}
+	p.setMetadata(req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, err
