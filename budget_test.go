@@ -291,3 +291,27 @@ func TestKeyable(t *testing.T) {
 type idOf string
 
 func (i idOf) ID() string { return string(i) }
+
+// TestTiersWithoutEmbedder: the tiers do not need the embedder, so an
+// embed: section that cannot load fails retrieval but not what only needs
+// the tiers (budget, score).
+func TestTiersWithoutEmbedder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".ctxpack"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "embed:\n  provider: static\n  path: no-such-model\n"
+	if err := os.WriteFile(filepath.Join(dir, ".ctxpack", "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tiers, err := p.Tiers(); err != nil || len(tiers) != len(DefaultTiers()) {
+		t.Errorf("Tiers with an embedder that cannot load: %v, %v", tiers, err)
+	}
+	if _, _, err := p.retrieval(); err == nil || !strings.Contains(err.Error(), "no-such-model") {
+		t.Errorf("retrieval settings with an embedder that cannot load: %v; want its error", err)
+	}
+}

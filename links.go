@@ -249,5 +249,6 @@ type projectState struct {
 	retrievalOnce  sync.Once
 	retrievalOpt   retrieve.Options
 	retrievalTiers []Tier
-	retrievalErr   error
+	retrievalErr   error // of the retrieval: section
+	embedErr       error // of loading the embedder
 }

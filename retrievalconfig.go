@@ -1,6 +1,7 @@
 package ctxpack
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -47,20 +48,25 @@ type retrievalConfig struct {
 // naming the key. They are made once per Project (an embedder may load a
 // model file); callers get their own copy of the tiers.
 func (p *Project) retrieval() (retrieve.Options, []Tier, error) {
+	p.loadRetrievalOnce()
+	return p.retrievalOpt, slices.Clone(p.retrievalTiers), cmp.Or(p.retrievalErr, p.embedErr)
+}
+
+// loadRetrievalOnce reads the retrieval: section, then, when it is valid,
+// loads the embedder; the tiers do not need the embedder, so a bad embed:
+// section does not fail what only needs them (Tiers).
+func (p *Project) loadRetrievalOnce() {
 	p.retrievalOnce.Do(func() {
 		p.retrievalOpt, p.retrievalTiers, p.retrievalErr = p.loadRetrieval()
+		if p.retrievalErr == nil {
+			p.retrievalOpt.Embedder, p.embedErr = embed.FromConfig(p.Config.Embed, p.Root, nil) // nil when embed: names none
+		}
 	})
-	return p.retrievalOpt, slices.Clone(p.retrievalTiers), p.retrievalErr
 }
 
 func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
 	tiers := DefaultTiers()
-	e, err := embed.FromConfig(p.Config.Embed, p.Root, nil) // nil when embed: names none
-	if err != nil {
-		return o, tiers, err
-	}
-	o.Embedder = e
 	var c retrievalConfig
 	ok, err := p.Config.Section("retrieval", &c)
 	if err != nil || !ok {

@@ -3,6 +3,7 @@ package ctxpack
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/graph"
@@ -65,6 +66,6 @@ func (p *Project) TaskQuery(target string) (string, error) {
 
 // Tiers are the project's retrieval tiers, highest first.
 func (p *Project) Tiers() ([]Tier, error) {
-	_, tiers, err := p.retrieval()
-	return tiers, err
+	p.loadRetrievalOnce()
+	return slices.Clone(p.retrievalTiers), p.retrievalErr
 }
