@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/embed"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -72,12 +74,22 @@ func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 	if err != nil || !ok {
 		return o, tiers, err
 	}
-	where := "retrieval"
-	if p.Config.Source != "" {
-		where = p.Config.Source + ": retrieval"
-	}
+	node := p.Config.Extra["retrieval"]
+	lines := project.KeyLines(&node, "")
 	bad := func(key, must string) error {
-		return fmt.Errorf("ctxpack: %s.%s %s", where, key, must)
+		where := ""
+		if p.Config.Source != "" {
+			where = fmt.Sprintf("%s:%d: ", p.Config.Source, cmp.Or(lines[key], node.Line))
+		}
+		return fmt.Errorf("ctxpack: %sretrieval.%s %s", where, key, must)
+	}
+	if unknown, known := project.UnknownKeys(lines, c); len(unknown) > 0 {
+		key := slices.MinFunc(unknown, func(a, b string) int { return cmp.Or(cmp.Compare(lines[a], lines[b]), strings.Compare(a, b)) })
+		hint := ""
+		if s := project.Suggest(key, known); s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		return o, tiers, bad(key, "is not a retrieval setting"+hint+"; docs/retrieval.md lists them")
 	}
 	weight := func(key string, v *float64, dst *float64) error {
 		if v == nil {
