@@ -82,7 +82,7 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 	}
 	tiers := []Tier{{Name: "context", Share: 100}}
 	if mode == "retrieval" {
-		if _, tiers, err = p.retrieval(); err != nil {
+		if tiers, err = p.Tiers(); err != nil {
 			return nil, err
 		}
 	}

@@ -86,11 +86,11 @@ func (p *Project) UpdateIndex(ctx context.Context, oi *OpenedIndex, progress fun
 // embedder (embed: in the configuration); nil stats and no error when none
 // is configured.
 func (p *Project) EmbedIndex(ctx context.Context, oi *OpenedIndex, progress func(index.Progress)) (*index.EmbedStats, error) {
-	opt, _, err := p.retrieval() // the embedder, loaded once per project
-	if err != nil || opt.Embedder == nil {
+	e, err := p.embedder()
+	if err != nil || e == nil {
 		return nil, err
 	}
-	return oi.Embed(ctx, p.FS, opt.Embedder, progress)
+	return oi.Embed(ctx, p.FS, e, progress)
 }
 
 // currentIndex opens the index for retrieval and, unless o.NoUpdate,

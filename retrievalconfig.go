@@ -54,16 +54,21 @@ func (p *Project) retrieval() (retrieve.Options, []Tier, error) {
 	return p.retrievalOpt, slices.Clone(p.retrievalTiers), cmp.Or(p.retrievalErr, p.embedErr)
 }
 
-// loadRetrievalOnce reads the retrieval: section, then, when it is valid,
-// loads the embedder; the tiers do not need the embedder, so a bad embed:
-// section does not fail what only needs them (Tiers).
+// loadRetrievalOnce reads the retrieval: section and loads the embedder,
+// each with its own error: the tiers do not need the embedder and the
+// index's vectors do not need the retrieval: section, so a problem in one
+// does not fail what only needs the other (Tiers, EmbedIndex).
 func (p *Project) loadRetrievalOnce() {
 	p.retrievalOnce.Do(func() {
 		p.retrievalOpt, p.retrievalTiers, p.retrievalErr = p.loadRetrieval()
-		if p.retrievalErr == nil {
-			p.retrievalOpt.Embedder, p.embedErr = embed.FromConfig(p.Config.Embed, p.Root, nil) // nil when embed: names none
-		}
+		p.retrievalOpt.Embedder, p.embedErr = embed.FromConfig(p.Config.Embed, p.Root, nil) // nil when embed: names none
 	})
+}
+
+// embedder is the configured embedder, nil when embed: names none.
+func (p *Project) embedder() (embed.Embedder, error) {
+	p.loadRetrievalOnce()
+	return p.retrievalOpt.Embedder, p.embedErr
 }
 
 func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {

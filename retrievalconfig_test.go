@@ -32,6 +32,9 @@ func TestRetrievalConfigErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
+		if e, err := p.embedder(); e != nil || err != nil {
+			t.Errorf("%s: embedder %v, %v; want none, and no error from the retrieval: section", tt.name, e, err)
+		}
 		_, _, err = p.retrieval()
 		switch {
 		case tt.want == "" && err != nil:
