@@ -186,7 +186,7 @@ their status or for being missing are drawn dashed.`,
   ctxpack graph TASK-042 --format dot | dot -Tsvg > task-042.svg`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var draw func(*artifact.Set, *graph.Closure) string
+			var draw func(*graph.Closure) string
 			switch g.format {
 			case "", "mermaid":
 				draw = graph.Mermaid
@@ -206,7 +206,7 @@ their status or for being missing are drawn dashed.`,
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprint(ios.Out, draw(set, c))
+			_, err = fmt.Fprint(ios.Out, draw(c))
 			return err
 		},
 	}

@@ -3,8 +3,6 @@ package graph
 import (
 	"fmt"
 	"strings"
-
-	"github.com/ctxpack/ctxpack/internal/artifact"
 )
 
 // edge is one link drawn in a picture.
@@ -14,7 +12,7 @@ type edge struct {
 
 // picture lists the closure's nodes (visit order, then the excluded ones)
 // and every link between them, in link order.
-func picture(set *artifact.Set, c *Closure) (nodes []string, edges []edge, label, class map[string]string) {
+func picture(c *Closure) (nodes []string, edges []edge, label, class map[string]string) {
 	label, class = map[string]string{}, map[string]string{}
 	add := func(id, l, cl string) {
 		if _, ok := label[id]; ok {
@@ -44,7 +42,7 @@ func picture(set *artifact.Set, c *Closure) (nodes []string, edges []edge, label
 				}
 			}
 		}
-		if a := set.ByID[n.A.ID]; a != nil && a.SupersededBy != "" {
+		if a := n.A; a.SupersededBy != "" {
 			if _, ok := label[a.SupersededBy]; ok {
 				edges = append(edges, edge{n.A.ID, a.SupersededBy, "superseded_by"})
 			}
@@ -60,8 +58,8 @@ func picture(set *artifact.Set, c *Closure) (nodes []string, edges []edge, label
 
 // Mermaid draws the closure as a Mermaid flowchart, ready to paste into a
 // Markdown file.
-func Mermaid(set *artifact.Set, c *Closure) string {
-	nodes, edges, label, class := picture(set, c)
+func Mermaid(c *Closure) string {
+	nodes, edges, label, class := picture(c)
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
 	for _, id := range nodes {
@@ -84,8 +82,8 @@ func Mermaid(set *artifact.Set, c *Closure) string {
 }
 
 // Dot draws the closure in Graphviz's dot language.
-func Dot(set *artifact.Set, c *Closure) string {
-	nodes, edges, label, class := picture(set, c)
+func Dot(c *Closure) string {
+	nodes, edges, label, class := picture(c)
 	colors := map[string]string{"task": "#fde68a", "spec": "#bfdbfe", "decision": "#ddd6fe", "norm": "#bbf7d0", "identity": "#e5e7eb", "excluded": "#fee2e2"}
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n", dotQuote(c.Task.A.ID))

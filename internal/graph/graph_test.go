@@ -156,7 +156,7 @@ func TestDraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Mermaid(s, c)
+	m := Mermaid(c)
 	for _, want := range []string{
 		"flowchart LR\n",
 		`n_SPEC_2d_1["SPEC-1: Quotes #quot;and#quot; #lt;tags#gt;"]:::spec`,
@@ -168,13 +168,13 @@ func TestDraw(t *testing.T) {
 			t.Errorf("mermaid lacks %q:\n%s", want, m)
 		}
 	}
-	d := Dot(s, c)
+	d := Dot(c)
 	for _, want := range []string{`digraph "TASK-1" {`, `"SPEC-1" [label="SPEC-1: Quotes \"and\" <tags>"`, `"SPEC-1" -> "NORM-1" [label="norm"];`, `style=dashed`} {
 		if !strings.Contains(d, want) {
 			t.Errorf("dot lacks %q:\n%s", want, d)
 		}
 	}
-	if Mermaid(s, c) != m || Dot(s, c) != d {
+	if Mermaid(c) != m || Dot(c) != d {
 		t.Error("drawing is not deterministic")
 	}
 }
