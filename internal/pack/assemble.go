@@ -211,7 +211,7 @@ func (f *fitter) fit() error {
 		// Everything at its start level, in packing order.
 		f.c.prefetch(f.order)
 		var sum, pinned int
-		paid := map[string]bool{}
+		paid, headPaid := map[string]bool{}, map[string]bool{}
 		for _, it := range f.order {
 			s := &step{it: it, level: it.start, fit: it.fit}
 			c := f.c.body(it, it.start)
@@ -221,7 +221,10 @@ func (f *fitter) fit() error {
 			if o.Strategy != Greedy || !paid[it.doc] {
 				c += f.c.header(it)
 			}
-			paid[it.doc] = true
+			if !headPaid[it.Heading] {
+				c += f.c.heading(it)
+			}
+			paid[it.doc], headPaid[it.Heading] = true, true
 			sum += c
 			if it.Pinned {
 				pinned += c
@@ -271,17 +274,39 @@ func (f *fitter) fit() error {
 	return nil
 }
 
-// countOverhead is the format's fixed text: what it writes before the
-// first block and after the last.
+// countOverhead is the text written before the first block and after the
+// last, with the footer as it reads when every part is shown: a measure,
+// not a promise (the footer shown may count differently), which the
+// verification of the whole output makes good.
 func (f *fitter) countOverhead() int {
+	open, close := f.frame(f.order)
 	n := 0
-	if s := render.Open(f.opt.Format, f.opt.Metadata); s != "" {
-		n += f.c.tok.Count(s)
+	if open != "" {
+		n += f.c.tok.Count(open)
 	}
-	if s := render.Close(f.opt.Format); s != "" {
-		n += f.c.tok.Count(s)
+	if close != "" {
+		n += f.c.tok.Count(close)
 	}
 	return n
+}
+
+// frame returns what is written before the first of the items shown and
+// after the last: the format's opening and Options.Header, then the
+// footer and the format's closing.
+func (f *fitter) frame(shown []*item) (open, close string) {
+	o := f.opt
+	open = render.Open(o.Format, o.Metadata) + o.Header
+	close = render.Close(o.Format)
+	if o.Footer != nil {
+		headings := map[string]bool{}
+		for _, it := range shown {
+			if it.Heading != "" {
+				headings[it.Heading] = true
+			}
+		}
+		close = o.Footer(len(shown), len(headings)) + close
+	}
+	return open, close
 }
 
 // truncateNext cuts the first step that does not fit, when it adds a part,

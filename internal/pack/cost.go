@@ -87,7 +87,16 @@ func parallel(n int, f func(i int)) {
 // header is the token count of the doc-format run header shown when the
 // item starts a run.
 func (c *coster) header(it *item) int {
-	return c.runHeader(render.RunHeader(c.format, it.block(it.start, ""), ""))
+	if c.format.Content() != render.Doc {
+		return 0
+	}
+	return c.runHeader(render.RunHeader(c.format, it.block(it.start, ""), render.Block{}))
+}
+
+// heading is the token count of the section heading shown before the
+// first item of the item's section (Part.Heading).
+func (c *coster) heading(it *item) int {
+	return c.runHeader(render.SectionHeading(c.format, it.Heading))
 }
 
 // runHeader is the token count of the run header s. Counts are kept by the
@@ -111,5 +120,5 @@ func (it *item) block(l Level, text string) render.Block {
 	if label == "" {
 		label = it.Key
 	}
-	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text}
+	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading}
 }

@@ -86,6 +86,14 @@ type Part struct {
 	Pinned     bool               // never dropped or lowered; fitted first
 	Bucket     string             // budget bucket; "" is the policy's first
 	Section    int                // render section when Options.Sectioned: lower first
+	// Heading is the title of the section the part is shown under: in
+	// markdown, a run of parts with one heading is headed "## Heading"
+	// and each is shown bare (see render.Block.Section).
+	Heading string
+	// Cut, when not empty, says that the collector cut the part's text to
+	// a limit of its own (sources mode's per-item cap) and where the rest
+	// is: the plan shows the part as truncated, with Cut as its reason.
+	Cut string
 	Via        []string           // the link chain that reached the part
 	// CID is the content id of the part's fullest text ("sha256:" + hex),
 	// when the collector has it already; the engine computes it otherwise.
@@ -195,6 +203,14 @@ type Options struct {
 	// Metadata, when set, is shown as one line at the top of the content
 	// (CFS-021's include_metadata) and counted like everything else.
 	Metadata string
+	// Header is written after the format's opening text, before the
+	// first part ("# Context\n\n"); Footer, when set, gives what is
+	// written after the last part from the number of parts shown and of
+	// distinct headings among them ("---\n*9 items from 3 sources*\n").
+	// Both are counted like everything else; neither is written when no
+	// part is shown.
+	Header string
+	Footer func(parts, headings int) string `json:"-"`
 	// PreferRecent adds a recency component to every part that has a
 	// Changed time: 0.2 × 0.5^(days older than the newest part / 7), the aiwg
 	// seed's recency weight and decay. Ages are relative to the newest

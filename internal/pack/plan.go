@@ -61,7 +61,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	// tokens are its body's measured cost plus its run header's.
 	tokens := make([]int, len(list))
 	pieces := make([]string, 0, 2*len(list))
-	prev := ""
+	var prev render.Block
 	for i, it := range list {
 		ch := chosen[it]
 		body := render.Body(o.Format, blocks[i])
@@ -75,20 +75,21 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		} else {
 			tokens[i] += f.c.body(it, ch.level)
 		}
-		prev = blocks[i].Doc
+		prev = blocks[i]
 	}
 	content := ""
+	open, close := f.frame(list)
 	if len(blocks) > 0 {
-		content = render.Open(o.Format, o.Metadata) + strings.Join(pieces, "") + render.Close(o.Format)
+		content = open + strings.Join(pieces, "") + close
 	}
-	total := f.countContent(content, pieces, tokens)
+	total := f.countContent(content, open, close, pieces, tokens)
 	if o.Overflow != Allow && total > o.Budget {
 		return &Result{Plan: render.Plan{TotalTokens: total}}, true
 	}
 
 	plan := render.Plan{
 		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(),
-		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil,
+		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.Cut != "" }),
 		Exceeded: o.Budget > 0 && total > o.Budget,
 		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
 		Parts: make([]render.PlanPart, 0, len(list)), Dropped: []render.Dropped{},
@@ -106,8 +107,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
 			Level: ch.level.String(), Tokens: tokens[i], CID: it.cid,
-			Via: it.Via, Components: components(it), Truncated: ch.truncated,
+			Via: it.Via, Components: components(it), Truncated: ch.truncated || it.Cut != "",
 			Reason: f.levelReason(it, ch),
+		}
+		if pp.Reason == "" {
+			pp.Reason = it.Cut
 		}
 		if it.Lines[0] > 0 {
 			lines := it.Lines
@@ -151,12 +155,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 // and the segments' measured counts are summed; otherwise the whole text
 // is counted. Either way every emitted byte is counted once, by the
 // tokenizer.
-func (f *fitter) countContent(content string, segments []string, tokens []int) int {
+func (f *fitter) countContent(content, open, close string, segments []string, tokens []int) int {
 	o := f.opt
 	if content == "" {
 		return 0
 	}
-	open, close := render.Open(o.Format, o.Metadata), render.Close(o.Format)
 	pieces := make([]string, 0, len(segments)+2)
 	if open != "" {
 		pieces = append(pieces, open)

@@ -58,13 +58,14 @@ type builder struct {
 	cum, key  int
 	deferred  deferHeap
 	groupPaid map[string]bool // documents whose doc-format run header is paid
+	headPaid  map[string]bool // section headings paid
 }
 
 // build returns the sequence for items, which are in packing order.
 // Pinned items come first, at their start level. When stopAt is not
 // negative, building stops once a step's key passes it.
 func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) sequence {
-	b := &builder{c: c, opt: opt, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}}
+	b := &builder{c: c, opt: opt, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}, headPaid: map[string]bool{}}
 	b.fillers = opt.Overflow == Degrade || opt.Overflow == Drop
 	b.overhead = overhead
 	for _, bk := range opt.Policy.Buckets {
@@ -214,6 +215,9 @@ func (b *builder) costOf(s *step) int {
 	if s.prev != nil {
 		return c - b.c.body(s.it, s.prev.level)
 	}
+	if !b.headPaid[s.it.Heading] {
+		c += b.c.heading(s.it)
+	}
 	if b.opt.Strategy == Greedy && b.groupPaid[s.it.doc] {
 		return c
 	}
@@ -341,6 +345,7 @@ func (b *builder) place(s *step) {
 	s.placed = true
 	if s.prev == nil {
 		b.groupPaid[s.it.doc] = true
+		b.headPaid[s.it.Heading] = true
 	}
 	if !s.it.Pinned {
 		b.buckets[s.it.bucket].used += s.cost

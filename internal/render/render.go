@@ -60,6 +60,12 @@ type Block struct {
 	Doc   string // the document the block belongs to; consecutive blocks of one document share a doc-format header
 	Lang  string // language for markdown fences: "go", "python"; "" or "markdown" for prose
 	Text  string // the text at the chosen level
+	// Section, when not empty, is the title of the section the block is
+	// shown under (sources mode: "Memories", "Commits"). In markdown, a
+	// run of blocks of one section is headed "## Section" and each block
+	// is shown bare: its text, formatted by the collector, and a blank
+	// line. The other formats ignore it.
+	Section string
 }
 
 // Open returns what the format writes before the first block: the XML
@@ -97,14 +103,34 @@ func Close(f Format) string {
 	return ""
 }
 
-// RunHeader returns the header the block needs when the block before it
-// (prevDoc; "" at the start) belongs to another document. Only the doc
-// format has run headers; the other formats give each block its own.
-func RunHeader(f Format, b Block, prevDoc string) string {
-	if f.Content() != Doc || (prevDoc != "" && prevDoc == b.Doc) {
+// RunHeader returns the header the block needs after the block prev (the
+// zero Block at the start): in the doc format, a "[DOC: path]" line when
+// prev belongs to another document; in markdown, a "## Section" heading
+// when the block has a section and prev is of another. The other formats
+// give each block its own header.
+func RunHeader(f Format, b Block, prev Block) string {
+	switch f.Content() {
+	case Doc:
+		if prev.Doc != "" && prev.Doc == b.Doc {
+			return ""
+		}
+		return "[DOC: " + name(b) + "]\n"
+	case Markdown:
+		if b.Section == "" || prev.Section == b.Section {
+			return ""
+		}
+		return SectionHeading(f, b.Section)
+	}
+	return ""
+}
+
+// SectionHeading is the heading markdown shows before the first block of
+// a section; "" in the other formats.
+func SectionHeading(f Format, title string) string {
+	if f.Content() != Markdown || title == "" {
 		return ""
 	}
-	return "[DOC: " + name(b) + "]\n"
+	return "## " + strings.ReplaceAll(title, "\n", " ") + "\n\n"
 }
 
 // Body returns the block's own text in format f, ending with a newline.
@@ -114,6 +140,11 @@ func Body(f Format, b Block) string {
 	case Doc:
 		s.WriteString(withNewline(b.Text))
 	case Markdown:
+		if b.Section != "" {
+			s.WriteString(withNewline(b.Text))
+			s.WriteString("\n")
+			break
+		}
 		s.WriteString("## ")
 		s.WriteString(heading(b))
 		s.WriteString("\n\n")
@@ -141,9 +172,10 @@ func Body(f Format, b Block) string {
 	return s.String()
 }
 
-// Segment is the block as it appears after a block of document prevDoc.
-func Segment(f Format, b Block, prevDoc string) string {
-	return RunHeader(f, b, prevDoc) + Body(f, b)
+// Segment is the block as it appears after the block prev (the zero
+// Block at the start).
+func Segment(f Format, b Block, prev Block) string {
+	return RunHeader(f, b, prev) + Body(f, b)
 }
 
 // Content renders blocks in order: Open, every Segment, Close. No blocks
@@ -154,10 +186,10 @@ func Content(f Format, meta string, blocks []Block) string {
 	}
 	var s strings.Builder
 	s.WriteString(Open(f, meta))
-	prev := ""
+	var prev Block
 	for _, b := range blocks {
 		s.WriteString(Segment(f, b, prev))
-		prev = b.Doc
+		prev = b
 	}
 	s.WriteString(Close(f))
 	return s.String()

@@ -82,7 +82,7 @@ func TestGolden(t *testing.T) {
 func TestSegmentsEndInNewlineAndStartWithMarker(t *testing.T) {
 	b := Block{Type: "code", Label: "a.go:1-2", Path: "a.go", Lines: [2]int{1, 2}, Doc: "a.go", Lang: "go", Text: "  x := 1"}
 	for _, f := range Formats() {
-		seg := Segment(f, b, "")
+		seg := Segment(f, b, Block{})
 		if !strings.HasSuffix(seg, "\n") {
 			t.Errorf("%s: segment %q does not end in a newline", f, seg)
 		}

@@ -1,0 +1,106 @@
+package pack
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// Parts with headings, a header and a footer (sources mode's markdown):
+// each section's heading is shown once, before its first part; the footer
+// counts what is shown; the count is the emitted text's at every budget,
+// never over it; and nothing at all is written when no part fits.
+func TestSectionsHeaderFooter(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []Part
+	for i := range 12 {
+		sec := i % 3
+		parts = append(parts, Part{
+			Key: fmt.Sprintf("s%d:%d", sec, i), Source: "memory", Type: "memory",
+			Score: 1 - float64(i)/20, Section: sec, Heading: []string{"Memories", "Experiences", "Commits"}[sec],
+			Bucket: []string{"m", "e", "c"}[sec],
+			Text:   full(fmt.Sprintf("**Item %d**: %s\n*meta*", i, strings.Repeat("word ", 3+i))),
+		})
+	}
+	opt := Options{
+		Tokenizer: tok, Format: "markdown", Sectioned: true, Overflow: Drop,
+		Policy: Policy{Buckets: []Bucket{{"m", 1}, {"e", 3}, {"c", 2}}},
+		Header: "# Context\n\n",
+		Footer: func(n, s int) string { return fmt.Sprintf("---\n*%d items from %d sources*\n", n, s) },
+	}
+	sawEmpty, sawAll := false, false
+	for budget := 1; budget <= 400; budget++ {
+		opt.Budget = budget
+		res, err := Assemble(parts, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(res.Output)
+		got := tok.Count(out)
+		if got != res.Plan.TotalTokens || got > budget {
+			t.Fatalf("budget %d: plan says %d tokens, output has %d", budget, res.Plan.TotalTokens, got)
+		}
+		if len(res.Plan.Parts) == 0 {
+			sawEmpty = true
+			if out != "" {
+				t.Fatalf("budget %d: no parts, output %q", budget, out)
+			}
+			continue
+		}
+		if len(res.Plan.Parts) == len(parts) {
+			sawAll = true
+		}
+		if !strings.HasPrefix(out, "# Context\n\n## ") {
+			t.Fatalf("budget %d: output starts %q", budget, out[:min(len(out), 30)])
+		}
+		sections := map[string]bool{}
+		for _, p := range res.Plan.Parts {
+			sections[strings.SplitN(p.Key, ":", 2)[0]] = true
+		}
+		footer := fmt.Sprintf("---\n*%d items from %d sources*\n", len(res.Plan.Parts), len(sections))
+		if !strings.HasSuffix(out, footer) {
+			t.Fatalf("budget %d: output does not end with %q:\n%s", budget, footer, out)
+		}
+		for _, h := range []string{"Memories", "Experiences", "Commits"} {
+			if n := strings.Count(out, "## "+h+"\n"); n > 1 {
+				t.Fatalf("budget %d: heading %s shown %d times", budget, h, n)
+			}
+		}
+	}
+	if !sawEmpty || !sawAll {
+		t.Fatalf("the budgets did not span nothing (%v) to everything (%v)", sawEmpty, sawAll)
+	}
+}
+
+// A part the collector cut is reported as truncated, with its reason, and
+// makes the plan's truncated true.
+func TestCutPartIsTruncated(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []Part{
+		{Key: "a", Score: 1, Text: full("short")},
+		{Key: "b", Score: 0.5, Text: full("cut text..."), Cut: "item cap: cut to 25 tokens; full at memory:7"},
+	}
+	res, err := Assemble(parts, Options{Tokenizer: tok, Budget: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Plan.Truncated {
+		t.Error("plan truncated = false")
+	}
+	for _, p := range res.Plan.Parts {
+		if want := p.Key == "b"; p.Truncated != want {
+			t.Errorf("%s: truncated %v", p.Key, p.Truncated)
+		}
+		if p.Key == "b" && p.Reason != parts[1].Cut {
+			t.Errorf("b: reason %q", p.Reason)
+		}
+	}
+}
