@@ -94,7 +94,7 @@ type Part struct {
 	// a limit of its own (sources mode's per-item cap) and where the rest
 	// is: the plan shows the part as truncated, with Cut as its reason.
 	Cut string
-	Via        []string           // the link chain that reached the part
+	Via []string // the link chain that reached the part
 	// CID is the content id of the part's fullest text ("sha256:" + hex),
 	// when the collector has it already; the engine computes it otherwise.
 	CID string
