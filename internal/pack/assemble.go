@@ -298,13 +298,11 @@ func (f *fitter) frame(shown []*item) (open, close string) {
 	open = render.Open(o.Format, o.Metadata) + o.Header
 	close = render.Close(o.Format)
 	if o.Footer != nil {
-		headings := map[string]bool{}
-		for _, it := range shown {
-			if it.Heading != "" {
-				headings[it.Heading] = true
-			}
+		parts := make([]*Part, len(shown))
+		for i, it := range shown {
+			parts[i] = it.Part
 		}
-		close = o.Footer(len(shown), len(headings)) + close
+		close = o.Footer(parts) + close
 	}
 	return open, close
 }

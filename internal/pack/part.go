@@ -205,12 +205,12 @@ type Options struct {
 	Metadata string
 	// Header is written after the format's opening text, before the
 	// first part ("# Context\n\n"); Footer, when set, gives what is
-	// written after the last part from the number of parts shown and of
-	// distinct headings among them ("---\n*9 items from 3 sources*\n").
-	// Both are counted like everything else; neither is written when no
-	// part is shown.
+	// written after the last part from the parts shown, in render order
+	// ("---\n*9 items from 3 sources*\n"). It must be a pure function of
+	// them. Both are counted like everything else; neither is written when
+	// no part is shown.
 	Header string
-	Footer func(parts, headings int) string `json:"-"`
+	Footer func(shown []*Part) string `json:"-"`
 	// PreferRecent adds a recency component to every part that has a
 	// Changed time: 0.2 × 0.5^(days older than the newest part / 7), the aiwg
 	// seed's recency weight and decay. Ages are relative to the newest

@@ -31,7 +31,13 @@ func TestSectionsHeaderFooter(t *testing.T) {
 		Tokenizer: tok, Format: "markdown", Sectioned: true, Overflow: Drop,
 		Policy: Policy{Buckets: []Bucket{{"m", 1}, {"e", 3}, {"c", 2}}},
 		Header: "# Context\n\n",
-		Footer: func(n, s int) string { return fmt.Sprintf("---\n*%d items from %d sources*\n", n, s) },
+		Footer: func(shown []*Part) string {
+			heads := map[string]bool{}
+			for _, p := range shown {
+				heads[p.Heading] = true
+			}
+			return fmt.Sprintf("---\n*%d items from %d sources*\n", len(shown), len(heads))
+		},
 	}
 	sawEmpty, sawAll := false, false
 	for budget := 1; budget <= 400; budget++ {
