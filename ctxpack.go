@@ -73,6 +73,15 @@ type Request struct {
 	// Index says where the repository index is, for retrieval and for
 	// packs ranked by Query.
 	Index IndexOptions
+	// Sources are the sources of sources mode (Project.Sources): names
+	// from SourceNames, each entry one or several separated by commas.
+	Sources []string
+	// Task is the task whose linked artifacts the artifacts source brings.
+	Task string
+	// Limit is how many items each source's search returns; 0 means the
+	// configured limit (sources.limit, default 20).
+	Limit int
+
 	// NoCache assembles without the assembly cache (.ctxpack/cache/),
 	// neither reading nor writing it; the answer is the same either way.
 	NoCache bool

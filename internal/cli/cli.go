@@ -154,7 +154,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 			root.AddCommand(c)
 		}
 	}
-	add("assemble", newCmdContext(g, ios, nil), newCmdPack(g, ios, nil))
+	add("assemble", newCmdContext(g, ios, nil), newCmdPack(g, ios, nil), newCmdPremortem(g, ios, nil))
 	add("artifacts", newCmdShow(g, ios), newCmdList(g, ios), newCmdExplain(g, ios), newCmdGraph(g, ios), newCmdInit(g, ios))
 	add("index", newCmdIndex(g, ios, nil), newCmdSearch(g, ios, nil))
 	add("inspect", newCmdTokens(g, ios, nil), newCmdVerify(g, ios, nil))

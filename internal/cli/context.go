@@ -35,6 +35,9 @@ type assembleOptions struct {
 	noCache         bool // --no-cache: no assembly cache
 	flags           *pflag.FlagSet
 	query           string // the target - as read from standard input (readQuery)
+	sources         []string
+	task            string
+	limit           int
 }
 
 func (o *assembleOptions) addFlags(fs *pflag.FlagSet) {
@@ -59,6 +62,10 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 		Strategy: o.strategy, Overflow: o.overflow, Depth: o.depth,
 		DedupThreshold: o.dedupThreshold, MaxChunksPerDoc: o.maxChunksPerDoc,
 		ItemCap: o.itemCap, LinkDepth: o.linkDepth, NoCache: o.noCache,
+		Sources: o.sources, Task: o.task, Limit: o.limit,
+	}
+	if o.limit < 0 {
+		return req, usagef("--limit must not be negative (got %d)", o.limit)
 	}
 	if o.linkDepth < 0 {
 		return req, usagef("--link-depth must not be negative (got %d)", o.linkDepth)
@@ -114,6 +121,27 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 	p, err := o.g.openProject()
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(o.sources) > 0 || o.task != "" {
+		var done func()
+		req.Index, done = o.index.updateOptions(o.ios, o.noUpdate)
+		defer done()
+		query := o.target
+		if query == "-" {
+			if err := o.readQuery("context"); err != nil {
+				return nil, nil, err
+			}
+			query = o.query
+		}
+		if len(req.Sources) == 0 { // --task alone: the task's artifacts
+			req.Sources = []string{ctxpack.SourceArtifacts}
+		}
+		res, err := p.Sources(ctx, query, req)
+		var se *ctxpack.SourceError
+		if errors.As(err, &se) {
+			err = usageError{err}
+		}
+		return res, p, err
 	}
 	if o.target != "" {
 		var done func()
@@ -226,13 +254,34 @@ retrieved chunk is listed by a meta line first, then the most relevant are
 shown in full, as signatures (detailed) or first lines (summary) while the
 budget lasts. --format json gives each part's lines, relevance (score),
 factors (components) and tier (bucket). A word that reads as a path
-(src/x.go, notes.md) and does not exist is an error, not a query.`,
+(src/x.go, notes.md) and does not exist is an error, not a query.
+
+--sources LIST is sources mode: the free text is searched in each source
+named (memories, code, experiences, values, commits, artifacts; 'ctxpack
+memory', 'experience' and 'value' add to the store, .ctxpack/sources.db,
+and 'ctxpack index' reads git history into it), in parallel, --limit items
+each (default 20). Within a source, items are ranked by BM25 over
+code-aware terms, weighted by confidence tier (experiences), importance
+(memories) and recency (experiences, commits). Duplicates across sources
+are dropped, keeping the most relevant copy: the same experience (an
+experience and a value derived from it), a commit that changed only a
+file a code item shows, and texts 90% alike (sources.similarity). The
+budget is divided among the sources by weight — experiences 3, code 2,
+commits 2, values 1, memories 1, artifacts 3 (sources.weights) — and what a
+source leaves unused flows to the others. No item takes more than 25% of
+its source's share (--item-cap): a longer one is cut, with a note saying
+where the whole is. Markdown (the default here) shows one section per
+source that has items, and a footer with the counts. A source that fails
+is skipped with a warning. --task ID with the artifacts source adds the
+artifacts the task links to. --overflow defaults to drop in this mode.`,
 		Example: `  ctxpack context TASK-042 --budget 4000
   ctxpack context TASK-042 --depth summary --format json
   ctxpack context TASK-042 --link-depth 1
   ctxpack context internal/ --budget 8000
   ctxpack context "the invoice total drifts by a cent after conversion" --budget 8000
-  gh issue view 123 | ctxpack context - --budget 13000 --format xml`,
+  gh issue view 123 | ctxpack context - --budget 13000 --format xml
+  ctxpack context "invoice rounding" --sources memories,code,experiences,values,commits --budget 2000
+  ctxpack context "retry the payment webhook" --sources artifacts,experiences --task TASK-042`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
@@ -243,6 +292,9 @@ factors (components) and tier (bucket). A word that reads as a path
 	o.addLinkFlags(cmd.Flags())
 	o.index.add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.noUpdate, "no-update", false, "retrieve from the index as it is, without bringing it up to date first")
+	cmd.Flags().StringSliceVar(&o.sources, "sources", nil, "sources mode: search these sources (`LIST` of memories, code,\nexperiences, values, commits, artifacts)")
+	cmd.Flags().StringVar(&o.task, "task", "", "with --sources artifacts: the task `ID` whose linked artifacts to bring in")
+	cmd.Flags().IntVar(&o.limit, "limit", 0, "sources mode: at most `N` items from each source's search (default 20)")
 	o.addRecordFlags(cmd.Flags(), true)
 	return cmd
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -107,10 +109,11 @@ func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats
 }
 
 type indexOptions struct {
-	g      *globals
-	ios    *IOStreams
-	flags  indexFlags
-	status bool
+	g         *globals
+	ios       *IOStreams
+	flags     indexFlags
+	status    bool
+	noCommits bool
 }
 
 const indexLong = `Build or update the repository index, .ctxpack/index.db under the project
@@ -130,7 +133,10 @@ was. Two updates of one index never run at once: the second waits (--wait)
 and then fails, naming the process that holds the index.
 
 The summary line gives the files, chunks and languages indexed and the time
-taken. --status prints what the index holds (files, chunks, languages,
+taken. Then, in a git repository, the commits since the last one read
+(all of them the first time, or after a rebase) are read into the store,
+.ctxpack/sources.db, for 'ctxpack context --sources commits': hash,
+author, time, message and the files changed with their line counts. --status prints what the index holds (files, chunks, languages,
 skipped files with the reason, state root, format version) and what is
 stale, by size and modification time, without reading any file; with
 --format json it prints the same as a JSON document.`
@@ -153,6 +159,7 @@ func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *co
 		},
 	}
 	cmd.Flags().BoolVar(&o.status, "status", false, "print what the index holds and what is stale, and change nothing")
+	cmd.Flags().BoolVar(&o.noCommits, "no-commits", false, "do not read the git history into the store (.ctxpack/sources.db)")
 	o.flags.add(cmd.Flags())
 	return cmd
 }
@@ -184,10 +191,45 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 	start = time.Now()
 	es, err := oi.p.EmbedIndex(ctx, oi.OpenedIndex, progress)
 	done()
-	if err != nil || es == nil {
+	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(o.ios.Out, "embedded %d of %d chunks with %s in %s (%d stale vectors deleted)\n", es.Embedded, es.Chunks, es.Embedder, time.Since(start).Round(10*time.Millisecond), es.Deleted)
+	if es != nil {
+		if _, err := fmt.Fprintf(o.ios.Out, "embedded %d of %d chunks with %s in %s (%d stale vectors deleted)\n", es.Embedded, es.Chunks, es.Embedder, time.Since(start).Round(10*time.Millisecond), es.Deleted); err != nil {
+			return err
+		}
+	}
+	if o.noCommits {
+		return nil
+	}
+	return syncCommits(ctx, o.ios, oi.p)
+}
+
+// syncCommits reads the git history since the last commit read into the
+// store, and prints what it did; outside a git repository it does
+// nothing.
+func syncCommits(ctx context.Context, ios *IOStreams, p *ctxpack.Project) error {
+	start := time.Now()
+	st, err := p.OpenStore(false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cs, err := p.SyncCommits(ctx, st)
+	if errors.Is(err, history.ErrNotRepository) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	line := fmt.Sprintf("read %d new commits into %s in %s; %d in all", cs.Added, ctxpack.StorePath(), time.Since(start).Round(10*time.Millisecond), cs.Total)
+	if cs.Added == 0 {
+		line = fmt.Sprintf("commits up to date (%d in %s)", cs.Total, ctxpack.StorePath())
+	}
+	if cs.Rescanned {
+		line += "; the history was rewritten, so all of it was read again"
+	}
+	_, err = fmt.Fprintln(ios.Out, line)
 	return err
 }
 

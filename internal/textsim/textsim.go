@@ -45,6 +45,16 @@ func Similarity(a, b string) float64 {
 	return 1 - float64(distance(ra, rb, n))/float64(n)
 }
 
+// Text is a text prepared for many comparisons: normalized once.
+type Text struct{ r []rune }
+
+// Prepare normalizes s for comparisons with Text.AtLeast.
+func Prepare(s string) Text { return Text{[]rune(Normalize(s))} }
+
+// AtLeast reports whether the texts t and u were prepared from are at
+// least min alike, as AtLeast does for strings.
+func (t Text) AtLeast(u Text, min float64) bool { return atLeast(t.r, u.r, min) }
+
 // AtLeast reports whether Similarity(a, b) >= min. It does no more work
 // than deciding needs: the texts' lengths alone rule out most pairs, and
 // the distance is only followed within the band min allows, so a long
@@ -53,7 +63,13 @@ func AtLeast(a, b string, min float64) bool {
 	if min <= 0 {
 		return true
 	}
-	ra, rb := []rune(Normalize(a)), []rune(Normalize(b))
+	return atLeast([]rune(Normalize(a)), []rune(Normalize(b)), min)
+}
+
+func atLeast(ra, rb []rune, min float64) bool {
+	if min <= 0 {
+		return true
+	}
 	n := max(len(ra), len(rb))
 	if n == 0 || min > 1 {
 		return n == 0 && min <= 1

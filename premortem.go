@@ -1,0 +1,245 @@
+package ctxpack
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/store"
+)
+
+// DefaultPremortemBudget is a premortem's budget when neither the request
+// nor the configuration gives one: the seed's max_tokens.
+const DefaultPremortemBudget = 1500
+
+// The sections of a premortem, in the order they are shown, with their
+// shares of the budget: past failures weigh most.
+var premortemTable = []sourceInfo{
+	{"failures", "Common Failures", "experience", 3},
+	{"strategy", "Strategy Performance", "experience", 2},
+	{"surprises", "Unexpected Outcomes", "experience", 2},
+	{"root_causes", "Root Causes to Watch", "experience", 2},
+	{"principles", "Relevant Principles", "value", 1},
+}
+
+// Premortem assembles the warnings worth reading before work in a domain
+// (and with a strategy), as the ContextAssembler seed's premortem does:
+// the domain's falsified experiences (full axis), the strategy's outcomes
+// (strategy axis, failures first; only with a strategy), the domain's
+// surprises (surprise axis) and root causes (root-cause axis), and the
+// values that match the domain and strategy. Each section is a share of
+// the budget, its items cut to the item cap; markdown shows the seed's
+// headings and "Based on N past experiences".
+func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Request) (*Result, error) {
+	domain, strategy = strings.TrimSpace(domain), strings.TrimSpace(strategy)
+	if domain == "" {
+		return nil, fmt.Errorf("ctxpack: premortem needs a domain (debugging, feature, …)")
+	}
+	if req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0 {
+		req.Budget = DefaultPremortemBudget
+	}
+	settings, err := p.SourcesSettings()
+	if err != nil {
+		return nil, err
+	}
+	req.Format = p.sourcesFormat(req.Format)
+	o, err := p.options(req)
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.OpenStore(true)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	limit := settings.PremortemLimit
+	if req.Limit > 0 {
+		limit = req.Limit
+	}
+	valueQuery := "principles for " + domain
+	if strategy != "" {
+		valueQuery += " using " + strategy
+	}
+	type search struct {
+		section string
+		query   string
+		q       store.ExperienceQuery
+		values  bool
+	}
+	searches := []search{
+		{section: "failures", query: "failures and issues in " + domain, q: store.ExperienceQuery{Axis: store.AxisFull, Domain: domain, Outcome: store.OutcomeFalsified, K: limit}},
+		{section: "surprises", query: "unexpected outcomes in " + domain, q: store.ExperienceQuery{Axis: store.AxisSurprise, Domain: domain, K: limit}},
+		{section: "root_causes", query: "why hypotheses fail in " + domain, q: store.ExperienceQuery{Axis: store.AxisRootCause, Domain: domain, K: limit}},
+		{section: "principles", query: valueQuery, values: true},
+	}
+	if strategy != "" {
+		searches = append(searches, search{section: "strategy", query: "outcomes using " + strategy + " strategy", q: store.ExperienceQuery{Axis: store.AxisStrategy, Strategy: strategy, K: limit}})
+	}
+	results := make([]sourceResult, len(searches))
+	var wg sync.WaitGroup
+	for i, s := range searches {
+		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil {
+					results[i] = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", s.section, v)}
+				}
+			}()
+			if s.values {
+				results[i] = premortemValues(ctx, st, s.query, settings.PremortemValues)
+				return
+			}
+			results[i] = premortemExperiences(ctx, st, s.section, s.query, s.q)
+		})
+	}
+	wg.Wait()
+	root, err := st.StateRoot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var items []*srcItem
+	var warnings []string
+	active := map[string]bool{}
+	for i, r := range results {
+		if r.err != nil {
+			warnings = append(warnings, fmt.Sprintf("premortem: %s skipped: %s", searches[i].section, strings.TrimPrefix(r.err.Error(), "store: ")))
+			continue
+		}
+		for _, it := range r.items {
+			active[it.source] = true
+		}
+		items = append(items, r.items...)
+	}
+	var table []sourceInfo
+	for _, s := range premortemTable {
+		if s.name != "strategy" || strategy != "" {
+			table = append(table, s)
+		}
+	}
+	target := domain
+	if strategy != "" {
+		target += " with " + strategy
+	}
+	if o.Format.Content() == render.Markdown {
+		o.Header = "# Premortem: " + oneLine(target) + "\n\n"
+		o.Footer = func(shown []*pack.Part) string {
+			seen := map[string]bool{}
+			for _, p := range shown {
+				if id, ok := strings.CutPrefix(p.Key, "experience:"); ok {
+					id, _, _ = strings.Cut(id, "#")
+					seen[id] = true
+				}
+			}
+			return fmt.Sprintf("---\n*Based on %d past experience%s*\n", len(seen), plural(len(seen)))
+		}
+	}
+	o.Mode, o.Target = "premortem", target
+	run := &sourcesRun{p: p, req: req, settings: settings}
+	return run.assemble(o, table, active, items, nil, []string{"store " + root}, append(warnings, p.Warnings...))
+}
+
+// premortemExperiences searches one axis for a premortem section and
+// shows each experience as that section reads it.
+func premortemExperiences(ctx context.Context, st *store.Store, section, query string, q store.ExperienceQuery) sourceResult {
+	hits, err := st.SearchExperiences(ctx, query, q)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	newest := int64(0)
+	for _, h := range hits {
+		newest = max(newest, h.Created)
+	}
+	var items []*srcItem
+	for i, h := range hits {
+		e := h.Experience
+		var it *srcItem
+		switch section {
+		case "failures":
+			it = experienceItem(e, i)
+		case "strategy":
+			it = briefExperience(e, i, fmt.Sprintf("**%s** %s with %s: %s\n", capitalize(string(e.Outcome)), e.Domain, e.Strategy, oneLine(e.Goal)),
+				"Result", e.Result, "Lesson", e.Lesson)
+		case "surprises":
+			it = briefExperience(e, i, fmt.Sprintf("**Surprise** (%s): %s\n", domainStrategy(e), oneLine(e.Surprise)),
+				"Predicted", e.Prediction, "Got", e.Result)
+		case "root_causes":
+			cause := e.RootCause
+			if cause == "" {
+				cause = "the hypothesis did not hold"
+			}
+			it = briefExperience(e, i, fmt.Sprintf("**Root cause** (%s): %s\n", domainStrategy(e), oneLine(cause)),
+				"Hypothesis", e.Hypothesis, "Result", e.Result)
+		}
+		it.source = section
+		it.key = fmt.Sprintf("experience:%d#%s", e.ID, section)
+		match := h.Score / top
+		tier := tierWeight[e.Confidence]
+		rec := recencyWeight(newest, e.Created)
+		it.relevance = match * tier * rec
+		it.components = map[string]float64{"match": q6(match), "confidence": q6(tier), "recency": q6(rec)}
+		if section == "strategy" { // failures first: they are what a premortem is for
+			f := 0.8
+			if e.Outcome == store.OutcomeFalsified {
+				f = 1
+			}
+			it.relevance *= f
+			it.components["failure"] = f
+		}
+		items = append(items, it)
+	}
+	return sourceResult{items: items}
+}
+
+// briefExperience is an experience shown by one aspect: a head line and
+// two fields.
+func briefExperience(e store.Experience, seq int, head, k1, v1, k2, v2 string) *srcItem {
+	var b strings.Builder
+	for _, kv := range [][2]string{{k1, v1}, {k2, v2}} {
+		if strings.TrimSpace(kv[1]) != "" {
+			fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], oneLine(kv[1]))
+		}
+	}
+	body := strings.TrimSuffix(b.String(), "\n")
+	key := "experience:" + strconv.FormatInt(e.ID, 10)
+	return &srcItem{
+		typ: "experience", seq: seq, head: head, body: body, brief: body,
+		tail:  fmt.Sprintf("\n*%s, %s*", key, e.Confidence),
+		where: "experience " + key, plain: body, experience: e.ID, changed: e.Created,
+	}
+}
+
+func premortemValues(ctx context.Context, st *store.Store, query string, k int) sourceResult {
+	hits, err := st.SearchValues(ctx, query, k)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	var items []*srcItem
+	for i, h := range hits {
+		it := valueItem(h.Value, i)
+		it.source = "principles"
+		match := h.Score / top
+		it.relevance = match
+		it.components = map[string]float64{"match": q6(match)}
+		items = append(items, it)
+	}
+	return sourceResult{items: items}
+}
+
+func domainStrategy(e store.Experience) string {
+	if e.Strategy == "" {
+		return e.Domain
+	}
+	return e.Domain + " | " + e.Strategy
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

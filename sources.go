@@ -1,0 +1,789 @@
+package ctxpack
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctxpack/ctxpack/internal/artifact"
+	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/graph"
+	"github.com/ctxpack/ctxpack/internal/history"
+	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/store"
+	"github.com/ctxpack/ctxpack/internal/textsim"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+)
+
+// OpenStore opens the project's store of memories, experiences, values
+// and commits (.ctxpack/sources.db). readOnly opens it for reading only:
+// a missing store is then empty and nothing is created.
+func (p *Project) OpenStore(readOnly bool) (*store.Store, error) {
+	return store.Open(store.DefaultPath(p.Root), store.Options{ReadOnly: readOnly})
+}
+
+// StorePath is where the project's store is, relative to the root.
+func StorePath() string { return filepath.ToSlash(filepath.Join(project.DirCtxpack, "sources.db")) }
+
+// SyncCommits brings the store's commits up to date with the project's
+// git history: only the commits since the last one read, or all of them
+// again when the history was rewritten. Outside a git repository it
+// returns an error that errors.Is history.ErrNotRepository.
+func (p *Project) SyncCommits(ctx context.Context, st *store.Store) (store.CommitStats, error) {
+	return st.SyncCommits(ctx, p.Root)
+}
+
+// srcItem is one item a source found, before it becomes a part.
+type srcItem struct {
+	source string // source name
+	key    string // "memory:42", "commit:1a2b3c4", "src/a.go#3", "SPEC-BILLING-001"
+	typ    string // the part's type: memory, experience, value, commit, code, spec…
+	label  string
+	path   string
+	lines  [2]int
+	seq    int // rank within its source
+
+	// The item's text is head, body (in a code fence when fence is set)
+	// and tail. Only the body is ever cut.
+	head, body, tail string
+	fence            string // the body's language, when it is shown as code
+	brief            string // the body at depth summary: its first paragraph
+	where            string // where the whole item is, for the truncation note
+
+	plain      string             // the text compared for likeness with other items
+	relevance  float64            // in [0, 1]
+	components map[string]float64 // the relevance's factors
+	experience int64              // the experience the item is, or came from
+	files      []string           // code: its file; commits: the files changed
+	cid        string
+	changed    int64
+}
+
+// sourceResult is what one source's search gave.
+type sourceResult struct {
+	items     []*srcItem
+	warnings  []string
+	stateRoot string // of the inputs searched
+	err       error
+}
+
+// sourcesRun is one sources-mode assembly's shared inputs.
+type sourcesRun struct {
+	p        *Project
+	req      Request
+	query    string
+	settings SourcesSettings
+	st       *store.Store
+}
+
+// Sources assembles the context for a free-text query from the sources
+// in req.Sources (sources mode): one search per source, in parallel, the
+// results ranked within each source (BM25 over code-aware terms, then
+// confidence tier, importance and recency), deduplicated across sources
+// (the same experience, a commit of only a file a code item shows, texts
+// at least SourcesSettings.Similarity alike: the most relevant copy is
+// kept), each item cut to the item cap of its source's share of the budget
+// with a note that says where the whole item is, and fitted with the
+// budget divided among the sources by weight, the share of a source that
+// runs out flowing to the others. Markdown shows one section per source
+// that has items, and a footer with the counts.
+//
+// A source whose search fails is left out with a warning; the others are
+// still assembled. An unknown source is a *SourceError.
+func (p *Project) Sources(ctx context.Context, query string, req Request) (*Result, error) {
+	if strings.TrimSpace(query) == "" && req.Task == "" {
+		return nil, fmt.Errorf("ctxpack: the query is empty")
+	}
+	names, err := ParseSources(req.Sources)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(names, SourceArtifacts) && req.Task == "" {
+		return nil, &SourceError{Name: SourceArtifacts, needsTask: true}
+	}
+	if req.Task != "" && !slices.Contains(names, SourceArtifacts) {
+		return nil, fmt.Errorf("ctxpack: a task is given (%s) but the artifacts source is not asked for; add artifacts to the sources", req.Task)
+	}
+	settings, err := p.SourcesSettings()
+	if err != nil {
+		return nil, err
+	}
+	req.Format = p.sourcesFormat(req.Format)
+	o, err := p.options(req)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(query) == "" {
+		query = req.Task
+	}
+	run := &sourcesRun{p: p, req: req, query: query, settings: settings}
+	var warnings []string
+	if slices.ContainsFunc(names, storeSource) {
+		readOnly := req.Index.NoUpdate
+		st, err := p.OpenStore(readOnly)
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		run.st = st
+		if slices.Contains(names, SourceCommits) && !readOnly {
+			if _, err := st.SyncCommits(ctx, p.Root); err != nil {
+				warnings = append(warnings, commitsWarning(err))
+			}
+		}
+	}
+
+	results := make([]sourceResult, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { results[i] = run.collect(ctx, name) })
+	}
+	wg.Wait()
+
+	var items []*srcItem
+	var roots []string
+	active := map[string]bool{}
+	for i, r := range results {
+		warnings = append(warnings, r.warnings...)
+		if r.err != nil {
+			warnings = append(warnings, fmt.Sprintf("sources: %s skipped: %s", names[i], strings.TrimPrefix(r.err.Error(), "ctxpack: ")))
+			continue
+		}
+		roots = append(roots, names[i]+" "+r.stateRoot)
+		items = append(items, r.items...)
+	}
+	items, dropped := dedupItems(items, settings.Similarity)
+	for _, it := range items {
+		active[it.source] = true
+	}
+	var table []sourceInfo
+	for _, n := range names {
+		info, _ := sourceOf(n)
+		info.weight = settings.Weights[n]
+		table = append(table, info)
+	}
+	if o.Format.Content() == render.Markdown {
+		o.Header = "# Context\n\n"
+		o.Footer = func(shown []*pack.Part) string {
+			heads := map[string]bool{}
+			for _, p := range shown {
+				heads[p.Heading] = true
+			}
+			return fmt.Sprintf("---\n*%d item%s from %d source%s*\n", len(shown), plural(len(shown)), len(heads), plural(len(heads)))
+		}
+	}
+	o.Mode, o.Target = "sources", query
+	return run.assemble(o, table, active, items, dropped, roots, append(warnings, p.Warnings...))
+}
+
+// sourcesFormat is the format of sources mode and premortem: the one
+// asked for, else the configured one when it is not the default text,
+// else markdown, the seed's format.
+func (p *Project) sourcesFormat(asked string) string {
+	if asked != "" {
+		return asked
+	}
+	if p.Config.Format != "" && p.Config.Format != "text" {
+		return p.Config.Format
+	}
+	return string(render.Markdown)
+}
+
+// storeSource reports whether a source lives in the store.
+func storeSource(name string) bool {
+	switch name {
+	case SourceMemories, SourceExperiences, SourceValues, SourceCommits:
+		return true
+	}
+	return false
+}
+
+func commitsWarning(err error) string {
+	if errors.Is(err, history.ErrNotRepository) {
+		return "commits: the project is not a git repository (or git is not installed): no commits"
+	}
+	return "commits: not brought up to date: " + strings.TrimPrefix(err.Error(), "store: ")
+}
+
+// collect runs one source's search.
+func (r *sourcesRun) collect(ctx context.Context, name string) (res sourceResult) {
+	defer func() {
+		if v := recover(); v != nil { // a failing source must not take the others with it
+			res = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", name, v)}
+		}
+	}()
+	limit := r.settings.Limit
+	if r.req.Limit > 0 {
+		limit = r.req.Limit
+	}
+	switch name {
+	case SourceMemories:
+		return r.memories(ctx, limit)
+	case SourceExperiences:
+		return r.experiences(ctx, limit)
+	case SourceValues:
+		return r.values(ctx, limit)
+	case SourceCommits:
+		return r.commits(ctx, limit)
+	case SourceCode:
+		return r.code(ctx, limit)
+	case SourceArtifacts:
+		return r.artifacts()
+	}
+	return sourceResult{err: &SourceError{Name: name}}
+}
+
+// storeRoot is the store's state root, or the error as the result.
+func (r *sourcesRun) storeRoot(ctx context.Context) (string, error) {
+	return r.st.StateRoot(ctx)
+}
+
+func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
+	hits, err := r.st.SearchMemories(ctx, r.query, limit)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	root, err := r.storeRoot(ctx)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	var items []*srcItem
+	for i, h := range hits {
+		key := fmt.Sprintf("memory:%d", h.ID)
+		match := h.Score / top
+		imp := 0.5 + 0.5*h.Importance
+		items = append(items, &srcItem{
+			source: SourceMemories, key: key, typ: "memory", seq: i,
+			head: "**Memory**: ", body: h.Content, brief: firstParagraph(h.Content),
+			tail:  fmt.Sprintf("\n*Category: %s, Importance: %s · %s*", h.Category, fnum(h.Importance), key),
+			where: key + " (ctxpack memory show " + strconv.FormatInt(h.ID, 10) + ")",
+			plain: h.Content, relevance: match * imp,
+			components: map[string]float64{"match": q6(match), "importance": q6(imp)},
+			changed:    h.Created,
+		})
+	}
+	return sourceResult{items: items, stateRoot: root}
+}
+
+// tierWeight is the confidence weighting of experiences: gold > silver >
+// bronze > abandoned.
+var tierWeight = map[store.Tier]float64{
+	store.TierGold: 1, store.TierSilver: 0.9, store.TierBronze: 0.8, store.TierAbandoned: 0.5,
+}
+
+func (r *sourcesRun) experiences(ctx context.Context, limit int) sourceResult {
+	hits, err := r.st.SearchExperiences(ctx, r.query, store.ExperienceQuery{Axis: store.AxisFull, K: limit})
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	root, err := r.storeRoot(ctx)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	newest := int64(0)
+	for _, h := range hits {
+		newest = max(newest, h.Created)
+	}
+	var items []*srcItem
+	for i, h := range hits {
+		it := experienceItem(h.Experience, i)
+		match := h.Score / top
+		tier := tierWeight[h.Confidence]
+		rec := recencyWeight(newest, h.Created)
+		it.relevance = match * tier * rec
+		it.components = map[string]float64{"match": q6(match), "confidence": q6(tier), "recency": q6(rec)}
+		items = append(items, it)
+	}
+	return sourceResult{items: items, stateRoot: root}
+}
+
+// experienceItem is an experience in the seed's format.
+func experienceItem(e store.Experience, seq int) *srcItem {
+	key := fmt.Sprintf("experience:%d", e.ID)
+	head := "**Experience**: " + e.Domain
+	if e.Strategy != "" {
+		head += " | " + e.Strategy
+	}
+	head += "\n"
+	var b strings.Builder
+	field := func(name, v string) {
+		if strings.TrimSpace(v) != "" {
+			fmt.Fprintf(&b, "- **%s**: %s\n", name, oneLine(v))
+		}
+	}
+	field("Goal", e.Goal)
+	field("Hypothesis", e.Hypothesis)
+	field("Action", e.Action)
+	field("Prediction", e.Prediction)
+	field("Outcome", string(e.Outcome)+" - "+e.Result)
+	field("Surprise", e.Surprise)
+	field("Root cause", e.RootCause)
+	field("Lesson", e.Lesson)
+	body := strings.TrimSuffix(b.String(), "\n")
+	brief := fmt.Sprintf("- **Goal**: %s\n- **Outcome**: %s - %s", oneLine(e.Goal), e.Outcome, oneLine(e.Result))
+	if e.Lesson != "" {
+		brief += "\n- **Lesson**: " + oneLine(e.Lesson)
+	}
+	return &srcItem{
+		source: SourceExperiences, key: key, typ: "experience", seq: seq,
+		head: head, body: body, brief: brief,
+		tail:       fmt.Sprintf("\n*%s, %s, %d iteration%s*", key, e.Confidence, e.Iterations, plural(e.Iterations)),
+		where:      "experience " + key,
+		plain:      body,
+		experience: e.ID, changed: e.Created,
+	}
+}
+
+func (r *sourcesRun) values(ctx context.Context, limit int) sourceResult {
+	hits, err := r.st.SearchValues(ctx, r.query, limit)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	root, err := r.storeRoot(ctx)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	var items []*srcItem
+	for i, h := range hits {
+		it := valueItem(h.Value, i)
+		match := h.Score / top
+		it.relevance = match
+		it.components = map[string]float64{"match": q6(match)}
+		items = append(items, it)
+	}
+	return sourceResult{items: items, stateRoot: root}
+}
+
+// valueItem is a value in the seed's format.
+func valueItem(v store.Value, seq int) *srcItem {
+	key := fmt.Sprintf("value:%d", v.ID)
+	head := fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
+	tail := "\n*" + key
+	if v.Experience != 0 {
+		tail += fmt.Sprintf(", from experience:%d", v.Experience)
+	}
+	tail += "*"
+	return &srcItem{
+		source: SourceValues, key: key, typ: "value", seq: seq,
+		head: head, body: v.Text, brief: firstParagraph(v.Text), tail: tail,
+		where: key + " (ctxpack value show " + strconv.FormatInt(v.ID, 10) + ")",
+		plain: v.Text, experience: v.Experience, changed: v.Created,
+	}
+}
+
+func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
+	hits, err := r.st.SearchCommits(ctx, r.query, limit)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	root, err := r.storeRoot(ctx)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
+	newest := int64(0)
+	for _, h := range hits {
+		newest = max(newest, h.Time)
+	}
+	var items []*srcItem
+	for i, h := range hits {
+		short := h.SHA[:min(7, len(h.SHA))]
+		key := "commit:" + short
+		when := time.Unix(h.Time, 0).UTC().Format("2006-01-02")
+		files := make([]string, len(h.Files))
+		for i, f := range h.Files {
+			files[i] = f.Path
+		}
+		shown := files[:min(len(files), 8)]
+		tail := ""
+		if len(files) > 0 {
+			tail = "\n*Files: " + strings.Join(shown, ", ")
+			if len(files) > len(shown) {
+				tail += fmt.Sprintf(", … (%d files)", len(files))
+			}
+			tail += fmt.Sprintf("; +%d −%d*", h.Insertions, h.Deletions)
+		}
+		msg := strings.TrimSpace(h.Message)
+		match := h.Score / top
+		rec := recencyWeight(newest, h.Time)
+		items = append(items, &srcItem{
+			source: SourceCommits, key: key, typ: "commit", seq: i,
+			head: fmt.Sprintf("**Commit** `%s` by %s on %s\n", short, oneLine(h.Author), when),
+			body: msg, brief: firstParagraph(msg), tail: tail,
+			where: "commit " + h.SHA + " (git show " + short + ")",
+			plain: msg, relevance: match * rec,
+			components: map[string]float64{"match": q6(match), "recency": q6(rec)},
+			files:      files, changed: h.Time,
+		})
+	}
+	return sourceResult{items: items, stateRoot: root}
+}
+
+// code searches the repository index as retrieval mode ranks it: the best
+// chunks, each shown whole in a fence.
+func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
+	rk, err := r.p.rank(ctx, r.query, r.req.Index, func(o *retrieve.Options) {
+		o.Expand = -1
+		o.Fused = max(o.Fused, limit)
+	})
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	defer rk.oi.Close()
+	root, err := rk.oi.StateRoot(ctx)
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	res := sourceResult{stateRoot: root, warnings: rk.warnings}
+	for _, c := range rk.Chunks {
+		if len(res.items) == limit {
+			break
+		}
+		text, err := rk.texts.read(c.Path)
+		if err != nil || c.Start > c.End || c.End > len(text) || project.ContentID(text[c.Start:c.End]) != c.CID {
+			res.warnings = append(res.warnings, fmt.Sprintf("code: skipped %s#%d: the file changed since it was indexed", c.Path, c.Seq))
+			continue
+		}
+		body := strings.TrimRight(text[c.Start:c.End], "\n")
+		kind := firstNonEmpty(c.Kind, "chunk")
+		name := firstNonEmpty(c.Symbol, filepath.Base(c.Path))
+		lang := chunk.Language(c.Path)
+		summary, _ := chunk.Levels(c.Path, []byte(body))
+		comps := map[string]float64{"match": q6(c.Relevance)}
+		for k, v := range c.Factors {
+			comps[k] = v
+		}
+		res.items = append(res.items, &srcItem{
+			source: SourceCode, key: fmt.Sprintf("%s#%d", c.Path, c.Seq), typ: "code", seq: len(res.items),
+			label: fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine), path: c.Path, lines: [2]int{c.StartLine, c.EndLine},
+			head:  fmt.Sprintf("**%s** `%s` in `%s:%d`\n", kind, name, c.Path, c.StartLine),
+			body:  body, fence: firstNonEmpty(lang, "text"), brief: strings.TrimRight(firstNonEmpty(summary, firstParagraph(body)), "\n"),
+			where: fmt.Sprintf("%s:%d", c.Path, c.StartLine),
+			plain: body, relevance: c.Relevance, components: comps,
+			files: []string{c.Path}, cid: c.CID,
+		})
+	}
+	return res
+}
+
+// artifacts are the artifacts the task links to, in the order the links
+// reached them, the task first.
+func (r *sourcesRun) artifacts() sourceResult {
+	set, err := r.p.artifacts()
+	if err != nil {
+		return sourceResult{err: err}
+	}
+	c, err := graph.Traverse(set, r.req.Task, graph.Options{MaxDepth: r.req.LinkDepth})
+	if err != nil {
+		return sourceResult{err: fmt.Errorf("ctxpack: %w", err)}
+	}
+	inputs := make([]project.Input, 0, len(set.List))
+	for _, a := range set.List {
+		inputs = append(inputs, project.Input{Path: a.Path, CID: a.CID})
+	}
+	res := sourceResult{stateRoot: project.StateRoot(inputs), warnings: c.Warnings}
+	for i, n := range c.Nodes {
+		a := n.A
+		order := 1 - float64(i)/float64(len(c.Nodes))
+		body := strings.TrimRight(a.Text(artifact.Full), "\n")
+		head := fmt.Sprintf("**%s** `%s` in `%s`", a.Type, a.ID, a.Path)
+		if len(n.Via) > 0 {
+			head += " (via " + strings.Join(n.Via, " → ") + ")"
+		}
+		res.items = append(res.items, &srcItem{
+			source: SourceArtifacts, key: a.ID, typ: string(a.Type), seq: i,
+			path: a.Path, lines: [2]int{1, max(1, a.Lines)},
+			head: head + "\n", body: body, fence: "markdown",
+			brief: strings.TrimRight(a.Text(artifact.Summary), "\n"),
+			where: a.Path, plain: body, relevance: order,
+			components: map[string]float64{"link_order": q6(order)}, cid: a.CID,
+		})
+	}
+	return res
+}
+
+// dedupItems drops the items that duplicate a more relevant one: the same
+// experience (an experience and a value derived from it), a commit that
+// changed only files a code item shows, or texts at least similarity
+// alike. Items are compared most relevant first; ties go to the source
+// shown first, then to rank.
+func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Dropped) {
+	order := slices.Clone(items)
+	slices.SortStableFunc(order, func(a, b *srcItem) int {
+		_, ia := sourceOf(a.source)
+		_, ib := sourceOf(b.source)
+		return cmp.Or(cmp.Compare(q6(b.relevance), q6(a.relevance)), cmp.Compare(ia, ib), cmp.Compare(a.seq, b.seq), strings.Compare(a.key, b.key))
+	})
+	texts := make(map[*srcItem]textsim.Text, len(order))
+	for _, it := range order {
+		texts[it] = textsim.Prepare(it.plain)
+	}
+	var kept []*srcItem
+	var dropped []render.Dropped
+	for _, it := range order {
+		why := ""
+		for _, k := range kept {
+			if why = duplicate(it, k, texts, similarity); why != "" {
+				dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
+				break
+			}
+		}
+		if why == "" {
+			kept = append(kept, it)
+		}
+	}
+	return kept, dropped
+}
+
+// duplicate says why it duplicates k, which is at least as relevant, or
+// "" when it does not.
+func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float64) string {
+	if it.key == k.key && it.source == k.source {
+		return "duplicate of " + k.key
+	}
+	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
+		return fmt.Sprintf("duplicate of %s: the same experience (experience:%d)", k.key, it.experience)
+	}
+	if f := sameFiles(it, k); f != "" {
+		return fmt.Sprintf("duplicate of %s: the same file (%s)", k.key, f)
+	}
+	if similarity > 0 && texts[it].AtLeast(texts[k], similarity) {
+		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*textsim.Similarity(it.plain, k.plain)))
+	}
+	return ""
+}
+
+// sameFiles returns the file when one of a and b is a code item and the
+// other a commit that changed that file alone.
+func sameFiles(a, b *srcItem) string {
+	if a.source == SourceCommits {
+		a, b = b, a
+	}
+	if a.source != SourceCode || b.source != SourceCommits || len(b.files) != 1 || len(a.files) != 1 {
+		return ""
+	}
+	if a.files[0] == b.files[0] {
+		return a.files[0]
+	}
+	return ""
+}
+
+// assemble turns the items into parts, each section (table, in render
+// order) a bucket with its weight as its share, cut to the item cap of
+// their section's share, and fits them. The share of a section with no
+// items goes to the others before the cap is reckoned (active names the
+// sections with items); the engine passes on what a section leaves
+// unused.
+func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[string]bool, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
+	req := r.req
+	o.Overflow = pack.Drop
+	if req.Overflow != "" {
+		o.Overflow, _ = pack.ParseOverflow(req.Overflow) // options() validated it
+	}
+	o.DedupThreshold = -1 // dedupItems did it, with the seed's rules
+	o.Sectioned = true
+	o.Warnings = warnings
+	o.StateRoot = combinedRoot(roots)
+	itemCap := o.Policy.ItemCap
+	o.Policy = pack.Policy{}
+	total := 0.0
+	for _, s := range table {
+		if active[s.name] {
+			total += s.weight
+		}
+	}
+	caps := map[string]int{}
+	for _, s := range table {
+		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: s.name, Share: s.weight})
+		if active[s.name] && itemCap > 0 && o.Budget > 0 {
+			caps[s.name] = int(math.Floor(itemCap * float64(o.Budget) * s.weight / total))
+		}
+	}
+	var parts []pack.Part
+	for _, it := range items {
+		part, why := r.part(it, o, table, caps[it.source], itemCap)
+		if why != "" {
+			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
+			continue
+		}
+		parts = append(parts, part)
+	}
+	o.Dropped = dropped
+	r.p.setMetadata(req, &o)
+	res, err := pack.Assemble(parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// part makes the item's part at the requested depth: its whole text, its
+// brief form (summary, detailed) or its head and tail alone (meta), cut
+// to capTokens when over it, with a note that says where the rest is.
+// It returns a reason instead when not even the item's head fits the cap.
+func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, capTokens int, itemCap float64) (pack.Part, string) {
+	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
+	info := table[section]
+	body := it.body
+	switch {
+	case o.MaxLevel == pack.Meta:
+		body = ""
+	case o.MaxLevel < pack.Full:
+		body = firstNonEmpty(it.brief, it.body)
+	}
+	p := pack.Part{
+		Key: it.key, Source: info.part, Type: it.typ, Label: firstNonEmpty(it.label, it.key),
+		Path: it.path, Lines: it.lines, Doc: it.key, Seq: it.seq,
+		Score: it.relevance, Components: it.components, Bucket: it.source,
+		Section: section, Heading: info.title, Changed: it.changed,
+	}
+	level := o.MaxLevel
+	text := it.compose(body, false)
+	if capTokens > 0 {
+		measure := func(s string) int {
+			return o.Tokenizer.Count(render.Body(o.Format, render.Block{Type: p.Type, Label: p.Label, Path: p.Path, Lines: p.Lines, Doc: p.Doc, Text: s, Section: p.Heading}))
+		}
+		if n := measure(text); n > capTokens {
+			cut, ok := it.cut(body, capTokens, measure, o.Tokenizer)
+			if !ok {
+				return p, fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even the item's heading", render.ReasonItemCap, capTokens, itemCap, it.source)
+			}
+			text = cut
+			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, measure(cut), itemCap, it.source, n, it.where)
+		}
+	}
+	p.Text = map[pack.Level]string{level: text}
+	if it.cid != "" && p.Cut == "" && level == pack.Full {
+		p.CID = it.cid
+	}
+	return p, ""
+}
+
+// compose is the item's text with body as its body, "..." after a cut one.
+func (it *srcItem) compose(body string, cut bool) string {
+	if cut {
+		body = strings.TrimRight(body, " \n") + "..."
+	}
+	if it.fence != "" && body != "" {
+		f := fence(body)
+		body = f + it.fence + "\n" + body + "\n" + f
+	}
+	return it.head + body + it.tail
+}
+
+// cut returns the item with its body cut so that the whole, with the
+// truncation note, measures at most limit tokens; false when even an
+// empty body does not fit.
+func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, bool) {
+	note := "\n\n*(truncated; the whole is at " + it.where + ")*"
+	if it.source == SourceCode {
+		note = "\n\n*(truncated, see full at " + it.where + ")*"
+	} else if it.typ == "experience" {
+		note = "\n\n*(truncated, full experience ID: " + it.key + ")*"
+	}
+	with := func(n int) string {
+		return it.compose(tok.Truncate(body, n), true) + note
+	}
+	if measure(with(0)) > limit {
+		return "", false
+	}
+	lo, hi := 0, tok.Count(body) // with(lo) fits; find the largest that does
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if measure(with(mid)) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return with(lo), true
+}
+
+// fence is a backtick fence longer than any run of backticks in s.
+func fence(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// combinedRoot is the state root of a sources assembly: a hash over the
+// state roots of the sources searched, by name.
+func combinedRoot(roots []string) string {
+	inputs := make([]project.Input, len(roots))
+	for i, r := range roots {
+		name, root, _ := strings.Cut(r, " ")
+		inputs[i] = project.Input{Path: name, CID: root}
+	}
+	return project.StateRoot(inputs)
+}
+
+// topScore is the best of n scores, for scaling them to [0, 1]; 1 when
+// none is above 0 (a filter's rows that matched no term).
+func topScore(n int, score func(int) float64) float64 {
+	top := 0.0
+	for i := range n {
+		top = max(top, score(i))
+	}
+	if top <= 0 {
+		return 1
+	}
+	return top
+}
+
+// recencyWeight is the small boost of recent items: from 0.9 for an item
+// far older than the newest one searched to 1 for the newest, halving the
+// rest every 30 days. Ages are relative to the newest item, never to the
+// clock.
+func recencyWeight(newest, t int64) float64 {
+	if newest == 0 || t == 0 {
+		return 0.9
+	}
+	days := float64(newest-t) / 86400
+	return 0.9 + 0.1*math.Pow(0.5, days/30)
+}
+
+func q6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// oneLine is s with its line breaks turned to spaces, for list items.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// firstParagraph is s up to its first blank line.
+func firstParagraph(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
