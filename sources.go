@@ -268,7 +268,7 @@ func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 			source: SourceMemories, key: key, typ: "memory", seq: i,
 			head: "**Memory**: ", body: h.Content, brief: firstParagraph(h.Content),
 			tail:  fmt.Sprintf("\n*Category: %s, Importance: %s · %s*", h.Category, fnum(h.Importance), key),
-			where: key + " (ctxpack memory show " + strconv.FormatInt(h.ID, 10) + ")",
+			where: key,
 			plain: h.Content, relevance: match * imp,
 			components: map[string]float64{"match": q6(match), "importance": q6(imp)},
 			changed:    h.Created,
@@ -380,7 +380,7 @@ func valueItem(v store.Value, seq int) *srcItem {
 	return &srcItem{
 		source: SourceValues, key: key, typ: "value", seq: seq,
 		head: head, body: v.Text, brief: firstParagraph(v.Text), tail: tail,
-		where: key + " (ctxpack value show " + strconv.FormatInt(v.ID, 10) + ")",
+		where: key,
 		plain: v.Text, experience: v.Experience, changed: v.Created,
 	}
 }
@@ -424,7 +424,7 @@ func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
 			source: SourceCommits, key: key, typ: "commit", seq: i,
 			head: fmt.Sprintf("**Commit** `%s` by %s on %s\n", short, oneLine(h.Author), when),
 			body: msg, brief: firstParagraph(msg), tail: tail,
-			where: "commit " + h.SHA + " (git show " + short + ")",
+			where: "commit " + short,
 			plain: msg, relevance: match * rec,
 			components: map[string]float64{"match": q6(match), "recency": q6(rec)},
 			files:      files, changed: h.Time,
@@ -516,11 +516,12 @@ func (r *sourcesRun) artifacts() sourceResult {
 	return res
 }
 
-// dedupItems drops the items that duplicate a more relevant one: the same
-// experience (an experience and a value derived from it), a commit that
-// changed only files a code item shows, or texts at least similarity
-// alike. Items are compared most relevant first; ties go to the source
-// shown first, then to rank.
+// dedupItems drops the items that duplicate another: a commit that
+// changed only a file a code item shows (the code item is kept), and,
+// keeping the more relevant, the same experience (an experience and a
+// value derived from it) or texts at least similarity alike. Items are
+// compared most relevant first; ties go to the source shown first, then
+// to rank.
 func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Dropped) {
 	order := slices.Clone(items)
 	slices.SortStableFunc(order, func(a, b *srcItem) int {
@@ -532,19 +533,35 @@ func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Drop
 	for _, it := range order {
 		texts[it] = textsim.Prepare(it.plain)
 	}
+	// A commit that changed only a file a code item shows goes first,
+	// whatever the relevance: the code item holds what the commit only
+	// names.
+	codeFiles := map[string]string{}
+	for _, it := range order {
+		if it.source == SourceCode && len(it.files) == 1 {
+			if _, ok := codeFiles[it.files[0]]; !ok {
+				codeFiles[it.files[0]] = it.key
+			}
+		}
+	}
 	var kept []*srcItem
 	var dropped []render.Dropped
 	for _, it := range order {
 		why := ""
+		if it.source == SourceCommits && len(it.files) == 1 && codeFiles[it.files[0]] != "" {
+			why = fmt.Sprintf("duplicate of %s: the same file (%s), which the code item shows", codeFiles[it.files[0]], it.files[0])
+		}
 		for _, k := range kept {
-			if why = duplicate(it, k, texts, similarity); why != "" {
-				dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
+			if why != "" {
 				break
 			}
+			why = duplicate(it, k, texts, similarity)
 		}
-		if why == "" {
-			kept = append(kept, it)
+		if why != "" {
+			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
+			continue
 		}
+		kept = append(kept, it)
 	}
 	return kept, dropped
 }
@@ -558,26 +575,8 @@ func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float
 	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
 		return fmt.Sprintf("duplicate of %s: the same experience (experience:%d)", k.key, it.experience)
 	}
-	if f := sameFiles(it, k); f != "" {
-		return fmt.Sprintf("duplicate of %s: the same file (%s)", k.key, f)
-	}
 	if similarity > 0 && texts[it].AtLeast(texts[k], similarity) {
 		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*textsim.Similarity(it.plain, k.plain)))
-	}
-	return ""
-}
-
-// sameFiles returns the file when one of a and b is a code item and the
-// other a commit that changed that file alone.
-func sameFiles(a, b *srcItem) string {
-	if a.source == SourceCommits {
-		a, b = b, a
-	}
-	if a.source != SourceCode || b.source != SourceCommits || len(b.files) != 1 || len(a.files) != 1 {
-		return ""
-	}
-	if a.files[0] == b.files[0] {
-		return a.files[0]
 	}
 	return ""
 }
