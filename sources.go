@@ -470,8 +470,8 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 		res.items = append(res.items, &srcItem{
 			source: SourceCode, key: fmt.Sprintf("%s#%d", c.Path, c.Seq), typ: "code", seq: len(res.items),
 			label: fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine), path: c.Path, lines: [2]int{c.StartLine, c.EndLine},
-			head:  fmt.Sprintf("**%s** `%s` in `%s:%d`\n", kind, name, c.Path, c.StartLine),
-			body:  body, fence: firstNonEmpty(lang, "text"), brief: strings.TrimRight(firstNonEmpty(summary, firstParagraph(body)), "\n"),
+			head: fmt.Sprintf("**%s** `%s` in `%s:%d`\n", kind, name, c.Path, c.StartLine),
+			body: body, fence: firstNonEmpty(lang, "text"), brief: strings.TrimRight(firstNonEmpty(summary, firstParagraph(body)), "\n"),
 			where: fmt.Sprintf("%s:%d", c.Path, c.StartLine),
 			plain: body, relevance: c.Relevance, components: comps,
 			files: []string{c.Path}, cid: c.CID,

@@ -224,4 +224,3 @@ func (p *Project) SourcesSettings() (SourcesSettings, error) {
 	}
 	return s, nil
 }
-
