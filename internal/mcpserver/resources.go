@@ -30,7 +30,7 @@ func (s *Server) addResources() {
 	s.mcp.AddResource(&mcp.Resource{URI: uriArtifacts, Name: "artifacts", Title: "Artifact index", MIMEType: "application/json",
 		Description: "Every artifact of the project (id, type, status, title, path), sorted by id"}, resourceErrors(s.readIndex))
 	s.mcp.AddResource(&mcp.Resource{URI: uriPlan, Name: "last-plan", Title: "Last assembly plan", MIMEType: "application/json",
-		Description: "The plan of this session's last context or pack: its parts, what was dropped and why, and its digest"}, resourceErrors(s.readPlan))
+		Description: "The plan of this session's last context, pack or premortem: its parts, what was dropped and why, and its digest"}, resourceErrors(s.readPlan))
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: uriArtifact + "{id}", Name: "artifact", Title: "Artifact", MIMEType: "text/markdown",
 		Description: "One artifact in full, by id: ctxpack://artifact/SPEC-BILLING-001"}, resourceErrors(s.readArtifact))
 	s.mcp.AddReceivingMiddleware(s.listArtifacts)

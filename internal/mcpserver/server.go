@@ -1,7 +1,8 @@
 // Package mcpserver serves a ctxpack project to agents over the Model
-// Context Protocol: assembly, search, artifact reads, checks and token
-// counts as tools, the project's artifacts and the last assembly plan as
-// resources, and three prompts.
+// Context Protocol: assembly (of a task, paths, free text, sources and
+// premortems), search, artifact reads, checks, token counts and the store
+// of memories, experiences and values as tools, the project's artifacts
+// and the last assembly plan as resources, and three prompts.
 //
 // It is a thin layer over the ctxpack facade: every answer is the one the
 // CLI gives for the same inputs. What it adds is what a server needs: the
@@ -122,6 +123,8 @@ const instructions = `ctxpack assembles the context for a piece of work in this 
 
 Start with the context tool: give it a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository index is searched). Its result carries the plan: every part with its path, lines, level and why it is there, what was dropped and why, and a digest that is the same for the same inputs.
 
+With sources (memories, code, experiences, values, commits; artifacts with a task), context searches the free text in each source instead, the budget shared among them. premortem gathers the past failures, surprises and root causes of a domain before work in it. The memory_, experience_ and value_ tools list, show, add and remove what the store (.ctxpack/sources.db) holds; values_derive proposes values from the experiences.
+
 search ranks chunks for a query; show reads one artifact; list lists them; explain says why an artifact is or is not in a task's context; check validates artifacts and annotations; tokens counts tokens; pack packs files to a budget. Paths are relative to the project root.`
 
 // MCP is the underlying MCP server, for transports.
@@ -199,7 +202,7 @@ func (s *Server) fail(err error) error {
 	msg = strings.ReplaceAll(msg, s.root, "the project root")
 	msg = outsideTarget.ReplaceAllString(msg, "")
 	msg = strings.ReplaceAll(msg, "ctxpack list shows", "the list tool shows")
-	for _, pre := range []string{"ctxpack: ", "project: ", "render: ", "pack: ", "graph: ", "artifact: "} {
+	for _, pre := range []string{"ctxpack: ", "project: ", "render: ", "pack: ", "graph: ", "artifact: ", "store: "} {
 		msg = strings.TrimPrefix(msg, pre)
 	}
 	return errors.New("ctxpack: " + msg)

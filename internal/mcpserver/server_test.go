@@ -367,8 +367,15 @@ func TestTools(t *testing.T) {
 	}
 }
 
-// TestEveryToolTested keeps TestTools covering every tool the server
-// lists.
+// The tools the server lists; a read-only server leaves out writeTools.
+var (
+	readTools = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack",
+		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive"}
+	writeTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm"}
+)
+
+// TestToolList: the server lists every tool, each with an output schema,
+// a description and annotations that say whether it writes.
 func TestToolList(t *testing.T) {
 	s, cs := connect(t, Options{Dir: testProject(t)})
 	res, err := cs.ListTools(context.Background(), nil)
@@ -381,12 +388,15 @@ func TestToolList(t *testing.T) {
 		if tool.OutputSchema == nil || tool.Description == "" || tool.Annotations == nil {
 			t.Errorf("%s: no output schema, description or annotations", tool.Name)
 		}
-		if got, want := tool.Annotations.ReadOnlyHint, !slices.Contains([]string{"index", "baseline"}, tool.Name); got != want {
+		if got, want := tool.Annotations.ReadOnlyHint, !slices.Contains(writeTools, tool.Name); got != want {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, got)
+		}
+		if d := tool.Annotations.DestructiveHint; !tool.Annotations.ReadOnlyHint && (d == nil || *d != strings.HasSuffix(tool.Name, "_rm")) {
+			t.Errorf("%s: destructiveHint %v", tool.Name, d)
 		}
 	}
 	slices.Sort(names)
-	want := []string{"baseline", "check", "context", "explain", "index", "list", "pack", "search", "show", "tokens"}
+	want := slices.Sorted(slices.Values(append(slices.Clone(readTools), writeTools...)))
 	if !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
@@ -409,10 +419,10 @@ func TestReadOnly(t *testing.T) {
 			t.Errorf("read-only server lists %s, which writes", tool.Name)
 		}
 	}
-	if len(res.Tools) != 8 || len(s.Tools()) != 8 {
-		t.Errorf("read-only server lists %d tools, want the 8 that read", len(res.Tools))
+	if len(res.Tools) != len(readTools) || len(s.Tools()) != len(readTools) {
+		t.Errorf("read-only server lists %d tools, want the %d that read", len(res.Tools), len(readTools))
 	}
-	for _, name := range []string{"index", "baseline"} {
+	for _, name := range writeTools {
 		if _, msg := call(t, cs, name, map[string]any{}); !strings.Contains(msg, name) {
 			t.Errorf("calling %s on a read-only server: %q; want an unknown-tool error", name, msg)
 		}
@@ -428,7 +438,7 @@ func TestReadOnly(t *testing.T) {
 	if _, msg := call(t, cs, "context", map[string]any{"target": "invoice total rounding"}); !strings.Contains(msg, "index") {
 		t.Errorf("retrieval without an index on a read-only server: %q", msg)
 	}
-	for _, name := range []string{"index.db", "records.jsonl", "cache", ".baseline.json"} {
+	for _, name := range []string{"index.db", "records.jsonl", "cache", ".baseline.json", "sources.db"} {
 		if _, err := os.Stat(filepath.Join(dir, ".ctxpack", name)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("the read-only server wrote .ctxpack/%s (%v)", name, err)
 		}

@@ -19,13 +19,14 @@ import (
 const (
 	maxK     = 100
 	maxPaths = 1000
+	maxLimit = 1000 // items per source, as sources.limit allows
 )
 
 // Assembly arguments shared by context and pack.
 type assembly struct {
 	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the output may use, counted on the emitted text; 0 or absent: the project's configured budget (8000 by default)"`
 	Depth     string `json:"depth,omitempty" jsonschema:"the highest level of a part: meta, summary, detailed or full (the default)"`
-	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml or json; the structured result is the plan either way"`
+	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default; in sources mode the configured format, else markdown), markdown, doc, xml or json; the structured result is the plan either way"`
 	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"what to do when the parts do not fit: degrade (lower levels, then drop; the default), drop, truncate, error or allow"`
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in: greedy, interleaved or score"`
@@ -36,6 +37,10 @@ type ContextIn struct {
 	Target string `json:"target" jsonschema:"what to assemble the context for: a task or other artifact id (TASK-042), a file or directory of the project (relative to its root), or free text (a question, an error message, a stack trace)"`
 	assembly
 	LinkDepth int `json:"link_depth,omitempty" jsonschema:"for a task: how many links from it to follow; 0 or absent: all"`
+	// Sources mode.
+	Sources []string `json:"sources,omitempty" jsonschema:"sources mode: search the target, as free text, in each source named (memories, code, experiences, values and commits; artifacts with task), the budget shared among them by weight, duplicates across them dropped"`
+	Task    string   `json:"task,omitempty" jsonschema:"sources mode: the task whose linked artifacts the artifacts source brings (TASK-042); without sources, the sources are artifacts alone"`
+	Limit   int      `json:"limit,omitempty" jsonschema:"sources mode: at most this many items from each source's search (1 to 1000; default the configured sources.limit, else 20)"`
 }
 
 // PackIn are the arguments of the pack tool.
@@ -137,7 +142,7 @@ type BaselineOut struct {
 // addTools adds the read tools, then, unless read-only, the write tools.
 func (s *Server) addTools() {
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
-	addTool(s, "context", "Assemble the context for a task id, a file or directory, or free text, fitted to a token budget; the structured result is the plan (every part with path, lines, level and why; what was dropped and why; the digest)", read, s.context)
+	addTool(s, "context", "Assemble the context for a task id, a file or directory, or free text, fitted to a token budget; with sources (or task), search the free text in the memories, code, experiences, values, commits and a task's artifacts instead; the structured result is the plan (every part with path, lines, level and why; what was dropped and why; the digest)", read, s.context)
 	addTool(s, "search", "Rank the repository's chunks for a query (BM25, embeddings and named identifiers, fused), best first, with why each matched", read, s.search)
 	addTool(s, "show", "Read one artifact (task, spec, decision, norm, identity) at a level", read, s.show)
 	addTool(s, "list", "List the project's artifacts: id, type, status, title and path, sorted by id", read, s.list)
@@ -145,38 +150,54 @@ func (s *Server) addTools() {
 	addTool(s, "explain", "Say why an artifact is or is not in a task's context: the link chain, or the reason (no link, link depth, status, budget) with the tokens more that would keep it", read, s.explain)
 	addTool(s, "tokens", "Count tokens exactly as a model's tokenizer does, for files of the project or for a text", read, s.tokens)
 	addTool(s, "pack", "Pack files of the project to a token budget, lowering each to a summary before leaving it out; the structured result is the plan", read, s.pack)
+	s.addStoreReadTools(read)
 	if s.o.ReadOnly {
 		return
 	}
 	write := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 	addTool(s, "index", "Write: bring the repository index (.ctxpack/index.db) up to date with the files now, and embed what it lacks when an embedder is configured; context and search do this themselves, so call it only after large changes", write, s.index)
 	addTool(s, "baseline", "Write: accept the current check findings into the check baseline, so later checks report only new ones", write, s.baseline)
+	s.addStoreWriteTools()
 }
 
 func ptr[T any](v T) *T { return &v }
 
+// argRule sets the enum or bounds of a tool's argument that means
+// something of its own in that tool, and reports whether it did; the
+// shared rules of constrain are then not applied to it.
+type argRule func(name string, p *jsonschema.Schema) bool
+
 // addTool adds a typed tool whose input schema carries the enums and
-// bounds of its arguments.
-func addTool[In, Out any](s *Server, name, desc string, ann *mcp.ToolAnnotations, h mcp.ToolHandlerFor[In, Out]) {
+// bounds of its arguments: those of own first, then the shared ones.
+func addTool[In, Out any](s *Server, name, desc string, ann *mcp.ToolAnnotations, h mcp.ToolHandlerFor[In, Out], own ...argRule) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the schema of %s: %v", name, err)) // a programming error
 	}
-	s.constrain(in)
+	s.constrain(in, own...)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: in}, h)
 	s.tools = append(s.tools, name)
 }
 
-// constrain adds to a tool's input schema the values each argument takes.
-func (s *Server) constrain(in *jsonschema.Schema) {
-	enum := func(v []string) []any {
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = x
-		}
-		return out
+// enum is the values of a schema's enum.
+func enum[S ~string](v []S) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = string(x)
 	}
+	return out
+}
+
+// constrain adds to a tool's input schema the values each argument takes:
+// those the tool's own rules set, else the shared ones below.
+func (s *Server) constrain(in *jsonschema.Schema, own ...argRule) {
+properties:
 	for name, p := range in.Properties {
+		for _, rule := range own {
+			if rule(name, p) {
+				continue properties
+			}
+		}
 		switch name {
 		case "depth":
 			p.Enum = enum([]string{"meta", "summary", "detailed", "full"})
@@ -198,6 +219,11 @@ func (s *Server) constrain(in *jsonschema.Schema) {
 			p.Minimum = ptr(0.0)
 		case "paths":
 			p.MaxItems = ptr(maxPaths)
+		case "sources":
+			p.Items.Enum = enum(ctxpack.SourceNames())
+			p.MaxItems, p.UniqueItems = ptr(len(ctxpack.SourceNames())), true
+		case "limit":
+			p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxLimit))
 		case "target", "query", "id", "task", "artifact":
 			p.MinLength = ptr(1)
 		}
@@ -270,7 +296,12 @@ func planResult(res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) 
 func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
 	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
-	res, err := s.assemble(ctx, req.Session, in.Target, r)
+	assemble := s.assemble
+	if len(in.Sources) > 0 || in.Task != "" {
+		r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
+		assemble = s.sources
+	}
+	res, err := assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
 		return nil, ctxpack.Plan{}, err
 	}
