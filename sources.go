@@ -113,7 +113,18 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		return nil, &SourceError{Name: SourceArtifacts, needsTask: true}
 	}
 	if req.Task != "" && !slices.Contains(names, SourceArtifacts) {
-		return nil, fmt.Errorf("ctxpack: a task is given (%s) but the artifacts source is not asked for; add artifacts to the sources", req.Task)
+		return nil, &SourceError{Name: SourceArtifacts, taskOnly: req.Task}
+	}
+	if req.Task != "" {
+		// A task that does not exist is the caller's mistake, not a
+		// source that failed: say so rather than assemble without it.
+		set, err := p.artifacts()
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := set.ByID[req.Task]; !ok {
+			return nil, &SourceError{Name: SourceArtifacts, noTask: req.Task}
+		}
 	}
 	settings, err := p.SourcesSettings()
 	if err != nil {

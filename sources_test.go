@@ -414,10 +414,20 @@ func TestSourcesInvalidType(t *testing.T) {
 	if _, err := ParseSources([]string{"comits"}); err == nil || !strings.Contains(err.Error(), "did you mean commits?") {
 		t.Errorf("comits: %v", err)
 	}
-	_, err := f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"artifacts"}, Budget: 500})
-	var se *SourceError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "--task") {
-		t.Errorf("artifacts without a task: %v", err)
+	for _, tc := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Sources: []string{"artifacts"}}, "--task"},
+		{Request{Sources: []string{"memories"}, Task: "TASK-1"}, "add artifacts to the sources"},
+		{Request{Sources: []string{"artifacts"}, Task: "TASK-404"}, `the task "TASK-404" is not an artifact`},
+	} {
+		tc.req.Budget = 500
+		_, err := f.p.Sources(context.Background(), "invoice", tc.req)
+		var se *SourceError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want a *SourceError saying %q", tc.req, err, tc.want)
+		}
 	}
 }
 
@@ -430,18 +440,17 @@ func TestSourcesPartialFailure(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("this is not SQLite\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Sources: []string{"memories,code,artifacts"}, Task: "TASK-404", Budget: 800, Index: IndexOptions{File: bad}}
+	req := Request{Sources: []string{"memories,code"}, Budget: 800, Index: IndexOptions{File: bad}}
 	res, err := f.p.Sources(context.Background(), "invoice totals", req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var code, artifacts bool
+	code := false
 	for _, w := range res.Plan.Warnings {
-		code = code || strings.HasPrefix(w, "sources: code skipped: ")
-		artifacts = artifacts || strings.HasPrefix(w, "sources: artifacts skipped: ") && strings.Contains(w, "TASK-404")
+		code = code || strings.HasPrefix(w, "sources: code skipped: ") && strings.Contains(w, "not an SQLite database")
 	}
-	if !code || !artifacts {
-		t.Errorf("warnings %q: want code and artifacts skipped", res.Plan.Warnings)
+	if !code {
+		t.Errorf("warnings %q: want code skipped", res.Plan.Warnings)
 	}
 	if got := partKeys(res); !slices.Equal(got, []string{"memory:1"}) {
 		t.Errorf("parts %v, want the memory", got)
@@ -508,5 +517,31 @@ func TestPremortem(t *testing.T) {
 	}
 	if strings.Contains(string(res.Output), "## Strategy Performance") {
 		t.Error("a strategy section without a strategy")
+	}
+}
+
+// The artifacts source brings the task and what it links to, in link
+// order, beside the other sources.
+func TestSourcesArtifacts(t *testing.T) {
+	f := newSourcesFixture(t, map[string]string{
+		"README.md": "# demo\n",
+		".ctxpack/work/tasks/TASK-7.md": "---\nid: TASK-7\ntitle: Fix invoice rounding\nstatus: in_progress\nlinks:\n  specs: [SPEC-BILL-1]\n---\n# Fix invoice rounding\n\nThe invoice total drifts by a cent.\n",
+		".ctxpack/system/specs/SPEC-BILL-1.md": "---\nid: SPEC-BILL-1\ntitle: Invoice totals\nstatus: current\n---\n# Invoice totals\n\nTotals round half-even.\n",
+	})
+	f.memory(t, "m", "Invoice totals round half-even.", 0.5)
+	res, err := f.p.Sources(context.Background(), "invoice rounding", Request{Sources: []string{"artifacts,memories"}, Task: "TASK-7", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, res, 2000)
+	if got, want := partKeys(res), []string{"TASK-7", "SPEC-BILL-1", "memory:1"}; !slices.Equal(got, want) {
+		t.Errorf("parts %v, want %v", got, want)
+	}
+	out := string(res.Output)
+	if !strings.HasPrefix(out, "# Context\n\n## Artifacts\n\n**task** `TASK-7` in `.ctxpack/work/tasks/TASK-7.md`\n```markdown\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	if !strings.Contains(out, "**spec** `SPEC-BILL-1` in `.ctxpack/system/specs/SPEC-BILL-1.md` (via TASK-7)") {
+		t.Errorf("no via chain:\n%s", out)
 	}
 }

@@ -64,17 +64,26 @@ func sourceOf(name string) (sourceInfo, int) {
 	return sourceInfo{}, -1
 }
 
-// SourceError is a list of sources that names an unknown source, or none.
-// The CLI reports it as a usage error.
+// SourceError is a request for sources that cannot be met as asked: a
+// list that names an unknown source, or none, or the artifacts source
+// without a task that exists. The CLI reports it as a usage error.
 type SourceError struct {
 	Name string // the unknown name; "" when the list is empty
-	// needsTask: the artifacts source was asked for without a task.
-	needsTask bool
+	// needsTask: the artifacts source was asked for without a task;
+	// taskOnly: a task was given without the artifacts source; noTask: the
+	// task given is no artifact.
+	needsTask        bool
+	taskOnly, noTask string
 }
 
 func (e *SourceError) Error() string {
-	if e.needsTask {
+	switch {
+	case e.needsTask:
 		return "ctxpack: the artifacts source needs a task whose links to follow: give one (--task TASK-042)"
+	case e.taskOnly != "":
+		return fmt.Sprintf("ctxpack: a task is given (%s) but the artifacts source is not asked for; add artifacts to the sources", e.taskOnly)
+	case e.noTask != "":
+		return fmt.Sprintf("ctxpack: the task %q is not an artifact of the project ('ctxpack list' lists them)", e.noTask)
 	}
 	valid := strings.Join(SourceNames(), ", ")
 	if e.Name == "" {

@@ -50,8 +50,9 @@ var mcpTargets = []struct {
 
 // The tools `ctxpack serve` lists; --read-only leaves out mcpWriteTools.
 var (
-	mcpReadTools  = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack"}
-	mcpWriteTools = []string{"index", "baseline"}
+	mcpReadTools = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack",
+		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive"}
+	mcpWriteTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm"}
 )
 
 // TestMCPClient is the acceptance check of `ctxpack serve`: the official
