@@ -524,8 +524,8 @@ func TestPremortem(t *testing.T) {
 // order, beside the other sources.
 func TestSourcesArtifacts(t *testing.T) {
 	f := newSourcesFixture(t, map[string]string{
-		"README.md": "# demo\n",
-		".ctxpack/work/tasks/TASK-7.md": "---\nid: TASK-7\ntitle: Fix invoice rounding\nstatus: in_progress\nlinks:\n  specs: [SPEC-BILL-1]\n---\n# Fix invoice rounding\n\nThe invoice total drifts by a cent.\n",
+		"README.md":                            "# demo\n",
+		".ctxpack/work/tasks/TASK-7.md":        "---\nid: TASK-7\ntitle: Fix invoice rounding\nstatus: in_progress\nlinks:\n  specs: [SPEC-BILL-1]\n---\n# Fix invoice rounding\n\nThe invoice total drifts by a cent.\n",
 		".ctxpack/system/specs/SPEC-BILL-1.md": "---\nid: SPEC-BILL-1\ntitle: Invoice totals\nstatus: current\n---\n# Invoice totals\n\nTotals round half-even.\n",
 	})
 	f.memory(t, "m", "Invoice totals round half-even.", 0.5)

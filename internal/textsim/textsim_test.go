@@ -51,10 +51,10 @@ func TestSimilarity(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                 "",
-		"  A\tB\n\nc  ":    "a b c",
-		"ÉTÉ":              "été",
-		"one\r\ntwo":       "one two",
+		"":                "",
+		"  A\tB\n\nc  ":   "a b c",
+		"ÉTÉ":             "été",
+		"one\r\ntwo":      "one two",
 		"\u00a0x\u2003y ": "x y",
 	} {
 		if got := Normalize(in); got != want {
