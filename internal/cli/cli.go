@@ -146,6 +146,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 		&cobra.Group{ID: "artifacts", Title: "Artifacts (.ctxpack/ or .contextia/):"},
 		&cobra.Group{ID: "index", Title: "Index and search:"},
 		&cobra.Group{ID: "inspect", Title: "Inspect and check:"},
+		&cobra.Group{ID: "store", Title: "Memories, experiences, values (.ctxpack/sources.db):"},
 		&cobra.Group{ID: "other", Title: "Other commands:"},
 	)
 	add := func(group string, cmds ...*cobra.Command) {
@@ -161,6 +162,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	add("inspect", newCmdCheck(g, ios, nil))
 	add("assemble", newCmdBudget(g, ios, nil))
 	add("inspect", newCmdScore(g, ios, nil), newCmdSummarize(g, ios, nil), newCmdReport(g, ios, nil))
+	add("store", newCmdMemory(g, ios), newCmdExperience(g, ios), newCmdValue(g, ios))
 	add("other", newCmdServe(g, ios, nil), newCmdVersion(ios))
 	root.SetHelpCommandGroupID("other")
 	return root
