@@ -198,7 +198,8 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"DedupThreshold": {{DedupThreshold: 0.5}}, "MaxChunksPerDoc": {{MaxChunksPerDoc: 1}},
 		"ItemCap": {{ItemCap: 0.5}}, "PreferRecent": {{PreferRecent: &yes}}, "IncludeMetadata": {{IncludeMetadata: &yes}},
 		"LinkDepth": {{LinkDepth: 1}}, "ReverseWalk": {{ReverseWalk: true}}, "Query": {{Query: "x"}},
-		"Index": {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
+		"Index":   {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
+		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}},

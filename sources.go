@@ -382,7 +382,10 @@ func (r *sourcesRun) values(ctx context.Context, limit int) sourceResult {
 // valueItem is a value in the seed's format.
 func valueItem(v store.Value, seq int) *srcItem {
 	key := fmt.Sprintf("value:%d", v.ID)
-	head := fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
+	head := fmt.Sprintf("**Value** (%s):\n", v.Axis)
+	if v.ClusterSize > 0 {
+		head = fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
+	}
 	tail := "\n*" + key
 	if v.Experience != 0 {
 		tail += fmt.Sprintf(", from experience:%d", v.Experience)
@@ -610,18 +613,20 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[str
 	o.StateRoot = combinedRoot(roots)
 	itemCap := o.Policy.ItemCap
 	o.Policy = pack.Policy{}
-	total := 0.0
-	for _, s := range table {
-		if active[s.name] {
-			total += s.weight
-		}
+	demand := map[string]int{}
+	for _, it := range items {
+		demand[it.source] += r.measure(o, it, it.compose(r.depthBody(it, o.MaxLevel), false))
 	}
+	entitled := waterFill(o.Budget, table, demand)
 	caps := map[string]int{}
 	for _, s := range table {
 		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: s.name, Share: s.weight})
-		if active[s.name] && itemCap > 0 && o.Budget > 0 {
-			caps[s.name] = int(math.Floor(itemCap * float64(o.Budget) * s.weight / total))
+		sh := render.Share{Source: s.name, Weight: s.weight, Budget: entitled[s.name], Demand: demand[s.name]}
+		if itemCap > 0 && o.Budget > 0 {
+			sh.ItemCap = int(math.Floor(itemCap * float64(entitled[s.name])))
+			caps[s.name] = sh.ItemCap
 		}
+		o.Shares = append(o.Shares, sh)
 	}
 	var parts []pack.Part
 	for _, it := range items {
@@ -641,6 +646,73 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[str
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
 }
 
+// waterFill divides budget among the sections of table by weight, as
+// each is entitled to: a section whose items need less than its part
+// (demand) keeps its entitlement but passes what it does not need to the
+// others, in rounds, until every section left needs more than its part.
+// A section with no items is entitled to nothing. The item cap is
+// reckoned from the entitlement, so that budget a source cannot use
+// lets the others' items be longer; the engine's buckets pass on what is
+// still unused while fitting.
+func waterFill(budget int, table []sourceInfo, demand map[string]int) map[string]int {
+	out := map[string]int{}
+	left := map[string]bool{}
+	for _, s := range table {
+		if demand[s.name] > 0 {
+			left[s.name] = true
+		}
+	}
+	rem := float64(budget)
+	for len(left) > 0 {
+		total := 0.0
+		for _, s := range table {
+			if left[s.name] {
+				total += s.weight
+			}
+		}
+		done := false
+		next := rem
+		for _, s := range table {
+			if !left[s.name] {
+				continue
+			}
+			part := rem * s.weight / total
+			if float64(demand[s.name]) <= part {
+				out[s.name] = int(math.Floor(part))
+				delete(left, s.name)
+				next -= float64(demand[s.name])
+				done = true
+			}
+		}
+		rem = next
+		if !done {
+			for _, s := range table {
+				if left[s.name] {
+					out[s.name] = int(math.Floor(rem * s.weight / total))
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+// depthBody is the item's body at the requested depth.
+func (r *sourcesRun) depthBody(it *srcItem, max pack.Level) string {
+	switch {
+	case max == pack.Meta:
+		return ""
+	case max < pack.Full:
+		return firstNonEmpty(it.brief, it.body)
+	}
+	return it.body
+}
+
+// measure is the tokens the item's text takes as its part's block.
+func (r *sourcesRun) measure(o pack.Options, it *srcItem, text string) int {
+	return o.Tokenizer.Count(render.Body(o.Format, render.Block{Type: it.typ, Label: firstNonEmpty(it.label, it.key), Path: it.path, Lines: it.lines, Doc: it.key, Text: text, Section: "-"}))
+}
+
 // part makes the item's part at the requested depth: its whole text, its
 // brief form (summary, detailed) or its head and tail alone (meta), cut
 // to capTokens when over it, with a note that says where the rest is.
@@ -648,13 +720,7 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[str
 func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, capTokens int, itemCap float64) (pack.Part, string) {
 	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
 	info := table[section]
-	body := it.body
-	switch {
-	case o.MaxLevel == pack.Meta:
-		body = ""
-	case o.MaxLevel < pack.Full:
-		body = firstNonEmpty(it.brief, it.body)
-	}
+	body := r.depthBody(it, o.MaxLevel)
 	p := pack.Part{
 		Key: it.key, Source: info.part, Type: it.typ, Label: firstNonEmpty(it.label, it.key),
 		Path: it.path, Lines: it.lines, Doc: it.key, Seq: it.seq,
@@ -664,9 +730,7 @@ func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, capTo
 	level := o.MaxLevel
 	text := it.compose(body, false)
 	if capTokens > 0 {
-		measure := func(s string) int {
-			return o.Tokenizer.Count(render.Body(o.Format, render.Block{Type: p.Type, Label: p.Label, Path: p.Path, Lines: p.Lines, Doc: p.Doc, Text: s, Section: p.Heading}))
-		}
+		measure := func(s string) int { return r.measure(o, it, s) }
 		if n := measure(text); n > capTokens {
 			cut, ok := it.cut(body, capTokens, measure, o.Tokenizer)
 			if !ok {

@@ -131,7 +131,21 @@ func TestSourcesBudgetProperties(t *testing.T) {
 			for n := range active {
 				total += weights[n]
 			}
-			capOf := func(n string) int { return int(math.Floor(0.25 * float64(budget) * weights[n] / total)) }
+			// Each source's entitlement is at least its weight's part of
+			// the budget among the sources with items; the cap is 25% of
+			// it.
+			shares := map[string]int{}
+			for _, sh := range res.Plan.Shares {
+				nominal := int(math.Floor(float64(budget) * weights[sh.Source] / total))
+				if active[sh.Source] && sh.Budget < nominal || !active[sh.Source] && sh.Budget != 0 {
+					t.Errorf("%s: %s entitled to %d tokens, its weight's part is %d", where, sh.Source, sh.Budget, nominal)
+				}
+				if want := int(math.Floor(0.25 * float64(sh.Budget))); sh.ItemCap != want {
+					t.Errorf("%s: %s item cap %d, want 25%% of %d", where, sh.Source, sh.ItemCap, sh.Budget)
+				}
+				shares[sh.Source] = sh.ItemCap
+			}
+			capOf := func(n string) int { return shares[n] }
 			used := map[string]int{}
 			starved := map[string]bool{} // a source with an item left out for the budget
 			maxCost := 0

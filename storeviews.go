@@ -138,7 +138,11 @@ func ParseItemID(kind, s string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, fmt.Errorf("ctxpack: %q is not a %s id: give its number (42) or key (%s:42)", s, kind, kind)
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(kind[0])) {
+			article = "an"
+		}
+		return 0, fmt.Errorf("ctxpack: %q is not %s %s id: give its number (42) or key (%s:42)", s, article, kind, kind)
 	}
 	return id, nil
 }

@@ -219,6 +219,9 @@ type Options struct {
 	// Dropped are parts the collector left out before assembly, with their
 	// reasons: reported first in the plan's dropped, in the order given.
 	Dropped []render.Dropped
+	// Shares are the collector's division of the budget among sources,
+	// reported as is.
+	Shares []render.Share
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string

@@ -93,7 +93,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		Exceeded: o.Budget > 0 && total > o.Budget,
 		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
 		Parts: make([]render.PlanPart, 0, len(list)), Dropped: []render.Dropped{},
-		Paths: slices.Sorted(slices.Values(o.Paths)), StateRoot: o.StateRoot,
+		Paths: slices.Sorted(slices.Values(o.Paths)), StateRoot: o.StateRoot, Shares: o.Shares,
 		Content: content,
 	}
 	if plan.Paths == nil {

@@ -24,9 +24,28 @@ type Plan struct {
 	Paths       []string   `json:"paths"`
 	Warnings    []string   `json:"warnings"`
 	Metrics     Metrics    `json:"metrics"`
-	StateRoot   string     `json:"state_root"`
-	Digest      string     `json:"digest"`
-	Content     string     `json:"content"`
+	// Shares are the budget's division among sources (sources mode,
+	// premortem): what each source is entitled to and the item cap
+	// reckoned from it. Absent in the other modes.
+	Shares    []Share `json:"shares,omitempty"`
+	StateRoot string  `json:"state_root"`
+	Digest    string  `json:"digest"`
+	Content   string  `json:"content"`
+}
+
+// Share is one source's part of the budget.
+type Share struct {
+	Source string  `json:"source"`
+	Weight float64 `json:"weight"`
+	// Budget is the tokens the source is entitled to: its weight's part of
+	// the budget, with the parts of sources that need less than theirs
+	// (or have no items) divided among the others. Demand is what its
+	// items need whole.
+	Budget int `json:"budget"`
+	Demand int `json:"demand"`
+	// ItemCap is the most tokens one of its items may take (the item cap
+	// times Budget); 0 is no cap.
+	ItemCap int `json:"item_cap"`
 }
 
 // PlanPart is one emitted part, in render order.
