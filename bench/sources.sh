@@ -89,6 +89,9 @@ line 1.5 "premortem testing" "$ctxpack" premortem testing --no-record
 
 echo
 "$work/gensources" -root "$proj" -counts
+if command -v jq >/dev/null && "$ctxpack" memory list --help >/dev/null 2>&1; then
+  echo "store, as ctxpack lists it: $("$ctxpack" memory list --format json | jq length) memories, $("$ctxpack" experience list --format json | jq length) experiences, $("$ctxpack" value list --format json | jq length) values"
+fi
 q="fixture teardown order when a test fails"
 echo "context \"$q\": $("$ctxpack" context "$q" --sources "$sources" --budget 2000 --no-record --no-cache | grep -E '^## |items? from' | tr '\n' ' ')"
 echo "premortem debugging: $("$ctxpack" premortem debugging --strategy systematic-elimination --no-record | grep -E '^## |[Bb]ased on' | tr '\n' ' ')"
