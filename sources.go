@@ -85,6 +85,10 @@ type sourcesRun struct {
 	query    string
 	settings SourcesSettings
 	st       *store.Store
+
+	rootOnce sync.Once
+	root     string
+	rootErr  error
 }
 
 // Sources assembles the context for a free-text query from the sources
@@ -255,9 +259,11 @@ func (r *sourcesRun) collect(ctx context.Context, name string) (res sourceResult
 	return sourceResult{err: &SourceError{Name: name}}
 }
 
-// storeRoot is the store's state root, or the error as the result.
+// storeRoot is the store's state root, computed once per assembly: it
+// reads every row, and the four store sources ask for it at once.
 func (r *sourcesRun) storeRoot(ctx context.Context) (string, error) {
-	return r.st.StateRoot(ctx)
+	r.rootOnce.Do(func() { r.root, r.rootErr = r.st.StateRoot(ctx) })
+	return r.root, r.rootErr
 }
 
 func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
