@@ -1,0 +1,316 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/history"
+	"github.com/ctxpack/ctxpack/internal/index"
+)
+
+// CommitStats say what SyncCommits did.
+type CommitStats struct {
+	Added     int    // commits read and stored by this call
+	Rescanned bool   // the stored history was rewritten (history.ErrRewritten): everything was read again
+	Head      string // the HEAD sha now stored
+	Total     int    // commits in the store after the call
+}
+
+// SyncCommits brings the store's commits up to date with the git history
+// of HEAD in the repository at root (history.Log: merge commits are left
+// out). The HEAD it read last is kept in the store: only the commits since
+// it are read, and when HEAD has not moved the call costs one `git
+// rev-parse`. When that head is no longer in the history of HEAD (a
+// rebase, a reset), the stored commits are deleted and the whole history
+// read again (Rescanned).
+//
+// Its writes are one transaction. history.ErrNotRepository is returned
+// wrapped, and leaves the store unchanged.
+func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, error) {
+	if s.opt.ReadOnly {
+		return CommitStats{}, ErrReadOnly
+	}
+	stored, err := getMeta(ctx, s.db, metaCommitHead)
+	if err != nil {
+		return CommitStats{}, err
+	}
+	// HEAD is read before the log, so that a commit made in between is
+	// read again next time (and ignored as stored), never missed.
+	head := revParseHead(ctx, root)
+	if head != "" && head == stored {
+		n, err := s.commitCount(ctx, s.db)
+		return CommitStats{Head: head, Total: n}, err
+	}
+	var st CommitStats
+	commits, err := history.Log(ctx, root, stored)
+	if errors.Is(err, history.ErrRewritten) {
+		st.Rescanned = true
+		commits, err = history.Log(ctx, root, "")
+	}
+	if err != nil {
+		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
+	}
+	if head == "" { // git answered the log but not rev-parse: a repository made meanwhile
+		if head = revParseHead(ctx, root); head == "" {
+			return CommitStats{}, fmt.Errorf("store: sync commits: git rev-parse HEAD failed in %s", root)
+		}
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if st.Rescanned {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM commits`); err != nil {
+				return fmt.Errorf("store: sync commits: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO commit_terms (commit_terms) VALUES ('delete-all')`); err != nil {
+				return fmt.Errorf("store: sync commits: %w", err)
+			}
+		}
+		if st.Added, err = insertCommits(ctx, tx, commits); err != nil {
+			return err
+		}
+		if err := setMeta(ctx, tx, metaCommitHead, head); err != nil {
+			return err
+		}
+		st.Total, err = s.commitCount(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return CommitStats{}, err
+	}
+	st.Head = head
+	return st, nil
+}
+
+// revParseHead returns the sha of HEAD in root's repository, or "" when
+// git cannot tell (no git, no repository, no commit).
+func revParseHead(ctx context.Context, root string) string {
+	if _, err := exec.LookPath("git"); err != nil {
+		return ""
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	h := strings.TrimSpace(string(out))
+	if (len(h) != 40 && len(h) != 64) || !isHex(h) {
+		return ""
+	}
+	return h
+}
+
+func (s *Store) commitCount(ctx context.Context, q querier) (int, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM commits`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: commits: %w", err)
+	}
+	return n, nil
+}
+
+// insertCommits stores the commits not stored yet (by sha), oldest first
+// (commits is newest first, as history.Log gives them), and returns how
+// many it stored. The rows are written before the terms: a write to
+// another table between two full-text inserts makes FTS5 flush a segment
+// (internal/index measured a bulk load twice as slow).
+func insertCommits(ctx context.Context, tx *sql.Tx, commits []history.Commit) (int, error) {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO commits (sha, author, email, time, message, files, insertions, deletions, cid)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha) DO NOTHING`)
+	if err != nil {
+		return 0, fmt.Errorf("store: sync commits: %w", err)
+	}
+	defer ins.Close()
+	type added struct {
+		id int64
+		c  *history.Commit
+	}
+	var news []added
+	for i := len(commits) - 1; i >= 0; i-- {
+		c := &commits[i]
+		res, err := ins.ExecContext(ctx, c.SHA, c.Author, c.Email, c.Time, c.Message, encodeFiles(c.Files), c.Insertions, c.Deletions, commitCID(*c))
+		if err != nil {
+			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return 0, fmt.Errorf("store: sync commits: %w", err)
+			}
+			continue // stored already
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return 0, fmt.Errorf("store: sync commits: %w", err)
+		}
+		news = append(news, added{id, c})
+	}
+	for _, a := range news {
+		if err := commitTerms.insert(ctx, tx, a.id, commitTexts(a.c)); err != nil {
+			return 0, err
+		}
+	}
+	return len(news), nil
+}
+
+// commitTexts are the texts of commit_terms' columns: the message, the
+// paths (one a line; their terms are the index's path terms), the author.
+func commitTexts(c *history.Commit) []string {
+	paths := make([]string, len(c.Files))
+	for i, f := range c.Files {
+		paths[i] = f.Path
+	}
+	return []string{c.Message, strings.Join(paths, "\n"), c.Author}
+}
+
+// encodeFiles is the files column: "added TAB deleted TAB path NUL" for
+// each file.
+func encodeFiles(files []history.File) []byte {
+	var b []byte
+	for _, f := range files {
+		b = strconv.AppendInt(b, int64(f.Added), 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(f.Deleted), 10)
+		b = append(b, '\t')
+		b = append(b, f.Path...)
+		b = append(b, 0)
+	}
+	if b == nil {
+		b = []byte{} // NOT NULL
+	}
+	return b
+}
+
+func decodeFiles(b []byte) ([]history.File, error) {
+	var out []history.File
+	for len(b) > 0 {
+		e, rest, ok := bytes.Cut(b, []byte{0})
+		if !ok {
+			return nil, errors.New("files column: an entry without its NUL")
+		}
+		b = rest
+		a, r, ok1 := bytes.Cut(e, []byte{'\t'})
+		d, path, ok2 := bytes.Cut(r, []byte{'\t'})
+		added, err1 := strconv.Atoi(string(a))
+		deleted, err2 := strconv.Atoi(string(d))
+		if !ok1 || !ok2 || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("files column: entry %.60q", e)
+		}
+		out = append(out, history.File{Path: string(path), Added: added, Deleted: deleted})
+	}
+	return out, nil
+}
+
+const commitCols = `id, sha, author, email, time, message, files, insertions, deletions`
+
+// commitRow is a stored commit with its row id.
+type commitRow struct {
+	id int64
+	history.Commit
+}
+
+func scanCommit(r interface{ Scan(...any) error }) (commitRow, error) {
+	var c commitRow
+	var files []byte
+	if err := r.Scan(&c.id, &c.SHA, &c.Author, &c.Email, &c.Time, &c.Message, &files, &c.Insertions, &c.Deletions); err != nil {
+		return commitRow{}, err
+	}
+	var err error
+	if c.Files, err = decodeFiles(files); err != nil {
+		return commitRow{}, fmt.Errorf("commit %s: %w", c.SHA, err)
+	}
+	return c, nil
+}
+
+// Commit returns the commit whose sha is sha, or the only one whose sha
+// starts with it, a prefix of at least 4 hex digits (either case). None
+// is ErrNotFound (wrapped); more than one is an error that says how many.
+func (s *Store) Commit(ctx context.Context, sha string) (history.Commit, error) {
+	p := strings.ToLower(sha)
+	if len(p) < 4 || len(p) > 64 || !isHex(p) {
+		return history.Commit{}, fmt.Errorf("store: commit %s: want a commit sha, or a prefix of it of at least 4 hex digits", quote(sha))
+	}
+	if s.db == nil {
+		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, ErrNotFound)
+	}
+	// Every sha that starts with p is in [p, p+"g"): 'g' follows the hex
+	// digits.
+	rows, err := queryRows(ctx, s.db, scanCommit, `SELECT `+commitCols+` FROM commits WHERE sha >= ? AND sha < ? ORDER BY sha LIMIT 2`, p, p+"g")
+	if err != nil {
+		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, err)
+	}
+	switch len(rows) {
+	case 0:
+		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, ErrNotFound)
+	case 1:
+		return rows[0].Commit, nil
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM commits WHERE sha >= ? AND sha < ?`, p, p+"g").Scan(&n); err != nil {
+		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, err)
+	}
+	return history.Commit{}, fmt.Errorf("store: commit %s is ambiguous: %d commits start with it; give more digits", p, n)
+}
+
+// Commits returns the stored commits newest first (time descending, then
+// sha ascending), at most limit of them; limit <= 0 means all.
+func (s *Store) Commits(ctx context.Context, limit int) ([]history.Commit, error) {
+	if s.db == nil {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := queryRows(ctx, s.db, scanCommit, `SELECT `+commitCols+` FROM commits ORDER BY time DESC, sha LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: commits: %w", err)
+	}
+	var out []history.Commit
+	for _, r := range rows {
+		out = append(out, r.Commit)
+	}
+	return out, nil
+}
+
+// CommitHit is a commit that matched a search.
+type CommitHit struct {
+	history.Commit
+	Match
+}
+
+// SearchCommits returns the k commits that best match query: those that
+// hold any of its terms (index.QueryTerms) in their message, the paths of
+// their files or their author's name, ranked by BM25 over them (weights
+// in fts.go), then newest first (time descending, then sha ascending). A
+// query without terms, or k <= 0, gives none.
+func (s *Store) SearchCommits(ctx context.Context, query string, k int) ([]CommitHit, error) {
+	terms := index.QueryTerms(query)
+	var out []CommitHit
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		load := func(ids []int64) (map[int64]commitRow, error) {
+			return loadByID(ctx, tx, ids, `SELECT `+commitCols+` FROM commits`, scanCommit, func(c commitRow) int64 { return c.id })
+		}
+		hits, err := search(ctx, tx, commitTerms, terms, "", nil, k, load, func(a, b commitRow) int {
+			return cmp.Or(cmp.Compare(b.Time, a.Time), strings.Compare(a.SHA, b.SHA))
+		})
+		for _, h := range hits {
+			out = append(out, CommitHit{h.row.Commit, Match{h.score, matched(terms, commitTexts(&h.row.Commit)...)}})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,215 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/history"
+	"github.com/google/go-cmp/cmp"
+)
+
+// repo is a git repository in a temporary directory, made with the git
+// CLI.
+type repo struct {
+	t   testing.TB
+	dir string
+	n   int
+}
+
+func newRepo(t testing.TB) *repo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	r := &repo{t: t, dir: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	return r
+}
+
+var gitEnv = []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null"}
+
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", r.dir}, args...)...)
+	cmd.Env = append(os.Environ(), gitEnv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// commit writes file with new content and commits it with msg, a minute
+// after the previous commit; it returns the sha.
+func (r *repo) commit(file, msg string) string {
+	r.t.Helper()
+	r.n++
+	p := filepath.Join(r.dir, file)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, fmt.Appendf(nil, "version %d\n", r.n), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	r.git("add", "--", file)
+	date := fmt.Sprintf("%d +0000", 1_700_000_000+60*r.n)
+	cmd := exec.Command("git", "-C", r.dir, "-c", "user.name=Ada Lovelace", "-c", "user.email=ada@example.com", "commit", "-q", "-m", msg)
+	cmd.Env = append(os.Environ(), append(gitEnv, "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	return r.git("rev-parse", "HEAD")
+}
+
+func syncCommits(t *testing.T, s *Store, root string) CommitStats {
+	t.Helper()
+	st, err := s.SyncCommits(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestSyncCommits(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	s := openTest(t)
+	c1 := r.commit("src/invoice.go", "Add invoices")
+	c2 := r.commit("src/invoice.go", "Round invoice totals per line")
+	c3 := r.commit("docs/billing.md", "Document billing")
+
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Added: 3, Head: c3, Total: 3}); st != want {
+		t.Fatalf("first sync: %+v, want %+v", st, want)
+	}
+	got, err := s.Commit(ctx, c2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := history.Commit{SHA: c2, Author: "Ada Lovelace", Email: "ada@example.com", Time: 1_700_000_120,
+		Message: "Round invoice totals per line", Files: []history.File{{Path: "src/invoice.go", Added: 1, Deleted: 1}}, Insertions: 1, Deletions: 1}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Commit (-want +got):\n%s", d)
+	}
+
+	// Nothing new: nothing added, nothing written.
+	root1, _ := s.StateRoot(ctx)
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Head: c3, Total: 3}); st != want {
+		t.Fatalf("no-op sync: %+v, want %+v", st, want)
+	}
+
+	// Incremental: only the new commit is read.
+	c4 := r.commit("src/tax.go", "Add tax")
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Added: 1, Head: c4, Total: 4}); st != want {
+		t.Fatalf("incremental sync: %+v, want %+v", st, want)
+	}
+	list, err := s.Commits(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shas []string
+	for _, c := range list {
+		shas = append(shas, c.SHA)
+	}
+	if d := cmp.Diff([]string{c4, c3, c2, c1}, shas); d != "" {
+		t.Errorf("Commits, newest first (-want +got):\n%s", d)
+	}
+	if l, _ := s.Commits(ctx, 2); len(l) != 2 || l[0].SHA != c4 {
+		t.Errorf("Commits(2) = %v", l)
+	}
+	if h, err := s.SearchCommits(ctx, "tax", 5); err != nil || len(h) != 1 || h[0].SHA != c4 {
+		t.Errorf("SearchCommits(tax) = %v, %v", h, err)
+	}
+
+	// Rewritten: reset below the stored head and commit anew.
+	r.git("reset", "-q", "--hard", c2)
+	c5 := r.commit("src/invoice.go", "Rework invoices")
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Added: 3, Rescanned: true, Head: c5, Total: 3}); st != want {
+		t.Fatalf("sync after a rewrite: %+v, want %+v", st, want)
+	}
+	for _, gone := range []string{c3, c4} {
+		if _, err := s.Commit(ctx, gone); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a commit no longer in the history: %v", err)
+		}
+	}
+	if h, _ := s.SearchCommits(ctx, "tax billing", 5); h != nil {
+		t.Errorf("the rewritten commits are still searched: %v", h)
+	}
+	if root2, _ := s.StateRoot(ctx); root2 == root1 {
+		t.Error("the state root did not change")
+	}
+
+	// Not a repository: an error history.ErrNotRepository is, and the store
+	// unchanged.
+	before, _ := s.StateRoot(ctx)
+	_, err = s.SyncCommits(ctx, t.TempDir())
+	if !errors.Is(err, history.ErrNotRepository) || !strings.HasPrefix(err.Error(), "store: ") {
+		t.Fatalf("not a repository: %v", err)
+	}
+	if after, _ := s.StateRoot(ctx); after != before {
+		t.Error("a failed sync changed the store")
+	}
+	if head, _ := getMeta(ctx, s.db, metaCommitHead); head != c5 {
+		t.Errorf("a failed sync changed the stored head to %q", head)
+	}
+}
+
+func TestCommitByPrefix(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	commits := []history.Commit{
+		{SHA: "abcd000000000000000000000000000000000001", Time: 1, Message: "one"},
+		{SHA: "abcd000000000000000000000000000000000002", Time: 2, Message: "two"},
+		{SHA: "abce000000000000000000000000000000000003", Time: 3, Message: "three"},
+	}
+	if err := s.write(ctx, func(tx *sql.Tx) error { _, err := insertCommits(ctx, tx, commits); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want, err string }{
+		{"abce", "three", ""},
+		{"ABCE0", "three", ""},
+		{commits[0].SHA, "one", ""},
+		{"abcd0000000000000000000000000000000000002", "", "not found"}, // too long a prefix of nothing
+		{"abcd", "", "ambiguous: 2 commits"},
+		{"abc", "", "at least 4 hex digits"},
+		{"xyz1", "", "at least 4 hex digits"},
+		{"ffff", "", "not found"},
+	} {
+		got, err := s.Commit(ctx, c.in)
+		if c.err == "" {
+			if err != nil || got.Message != c.want {
+				t.Errorf("Commit(%s) = %v, %v; want %s", c.in, got.Message, err, c.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("Commit(%s) = %v, want an error with %q", c.in, err, c.err)
+		}
+	}
+	if _, err := s.Commit(ctx, "ffff"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("not found is not ErrNotFound: %v", err)
+	}
+}
+
+func TestFilesColumn(t *testing.T) {
+	files := []history.File{{Path: "a\tb\nc.go", Added: 1, Deleted: 2}, {Path: "bin", Added: -1, Deleted: -1}, {Path: "ü/\xff.txt"}}
+	got, err := decodeFiles(encodeFiles(files))
+	if err != nil || !cmp.Equal(got, files) {
+		t.Fatalf("decodeFiles(encodeFiles(x)) = %v, %v; want %v", got, err, files)
+	}
+	if got, err := decodeFiles(encodeFiles(nil)); err != nil || got != nil {
+		t.Fatalf("no files: %v, %v", got, err)
+	}
+	for _, bad := range [][]byte{[]byte("1\t2\tpath"), []byte("x\t2\tp\x00"), []byte("1\tp\x00")} {
+		if _, err := decodeFiles(bad); err == nil {
+			t.Errorf("decodeFiles(%q) accepted", bytes.ReplaceAll(bad, []byte{0}, []byte(`\0`)))
+		}
+	}
+}
