@@ -161,7 +161,7 @@ func (s *Store) dsn() string {
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "cache_size(-8000)")
+	q.Add("_pragma", "cache_size(-2000)") // 2 MB a connection: searches read few pages, and sources mode runs four at once
 	if s.opt.ReadOnly {
 		q.Set("mode", "ro")
 	} else {
