@@ -280,13 +280,9 @@ func TestContextSources(t *testing.T) {
 	toolError(t, cs, "context", map[string]any{"target": query, "sources": []string{"artifacts"}}, "artifacts source needs a task")
 	toolError(t, cs, "context", map[string]any{"target": query, "sources": []string{"memories"}, "task": "TASK-042"}, "add artifacts to the sources")
 	toolError(t, cs, "context", map[string]any{"target": query, "sources": []string{"memories"}, "limit": 0}, "limit")
-	// A source that fails is left out with a warning; the others stand.
-	mustCall(t, cs, "context", map[string]any{"target": query, "sources": []string{"artifacts", "memories"}, "task": "TASK-999"}, &plan)
-	if !slices.ContainsFunc(plan.Warnings, func(w string) bool {
-		return strings.Contains(w, "artifacts skipped") && strings.Contains(w, "TASK-999")
-	}) || len(plan.Parts) == 0 {
-		t.Errorf("context with an unknown task: %d parts, warnings %q", len(plan.Parts), plan.Warnings)
-	}
+	// A task that is not an artifact is the caller's mistake, not a
+	// source that failed.
+	toolError(t, cs, "context", map[string]any{"target": query, "sources": []string{"artifacts", "memories"}, "task": "TASK-999"}, `the task "TASK-999" is not an artifact`)
 }
 
 func TestPremortem(t *testing.T) {
