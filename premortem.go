@@ -80,7 +80,10 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 		searches = append(searches, search{section: "strategy", query: "outcomes using " + strategy + " strategy", q: store.ExperienceQuery{Axis: store.AxisStrategy, Strategy: strategy, K: limit}})
 	}
 	results := make([]sourceResult, len(searches))
+	var root string
+	var rootErr error
 	var wg sync.WaitGroup
+	wg.Go(func() { root, rootErr = st.StateRoot(ctx) })
 	for i, s := range searches {
 		wg.Go(func() {
 			defer func() {
@@ -89,27 +92,22 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 				}
 			}()
 			if s.values {
-				results[i] = premortemValues(ctx, st, s.query, settings.PremortemValues)
+				results[i] = searchValues(ctx, st, s.query, settings.PremortemValues, "principles")
 				return
 			}
 			results[i] = premortemExperiences(ctx, st, s.section, s.query, s.q)
 		})
 	}
 	wg.Wait()
-	root, err := st.StateRoot(ctx)
-	if err != nil {
-		return nil, err
+	if rootErr != nil {
+		return nil, rootErr
 	}
 	var items []*srcItem
 	var warnings []string
-	active := map[string]bool{}
 	for i, r := range results {
 		if r.err != nil {
 			warnings = append(warnings, fmt.Sprintf("premortem: %s skipped: %s", searches[i].section, strings.TrimPrefix(r.err.Error(), "store: ")))
 			continue
-		}
-		for _, it := range r.items {
-			active[it.source] = true
 		}
 		items = append(items, r.items...)
 	}
@@ -138,7 +136,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	}
 	o.Mode, o.Target = "premortem", target
 	run := &sourcesRun{p: p, req: req, settings: settings}
-	return run.assemble(o, table, active, items, nil, []string{"store " + root}, append(warnings, p.Warnings...))
+	return run.assemble(o, table, items, nil, []string{"store " + root}, append(warnings, p.Warnings...))
 }
 
 // premortemExperiences searches one axis for a premortem section and
@@ -148,14 +146,7 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 	if err != nil {
 		return sourceResult{err: err}
 	}
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	newest := int64(0)
-	for _, h := range hits {
-		newest = max(newest, h.Created)
-	}
-	var items []*srcItem
-	for i, h := range hits {
-		e := h.Experience
+	items := rankExperiences(hits, func(i int, e store.Experience) *srcItem {
 		var it *srcItem
 		switch section {
 		case "failures":
@@ -176,20 +167,17 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 		}
 		it.source = section
 		it.key = fmt.Sprintf("experience:%d#%s", e.ID, section)
-		match := h.Score / top
-		tier := tierWeight[e.Confidence]
-		rec := recencyWeight(newest, e.Created)
-		it.relevance = match * tier * rec
-		it.components = map[string]float64{"match": q6(match), "confidence": q6(tier), "recency": q6(rec)}
-		if section == "strategy" { // failures first: they are what a premortem is for
+		return it
+	})
+	if section == "strategy" { // failures first: they are what a premortem is for
+		for i, it := range items {
 			f := 0.8
-			if e.Outcome == store.OutcomeFalsified {
+			if hits[i].Outcome == store.OutcomeFalsified {
 				f = 1
 			}
 			it.relevance *= f
 			it.components["failure"] = f
 		}
-		items = append(items, it)
 	}
 	return sourceResult{items: items}
 }
@@ -210,24 +198,6 @@ func briefExperience(e store.Experience, seq int, head, k1, v1, k2, v2 string) *
 		tail:  fmt.Sprintf("\n*%s, %s*", key, e.Confidence),
 		where: "experience " + key, plain: body, experience: e.ID, changed: e.Created,
 	}
-}
-
-func premortemValues(ctx context.Context, st *store.Store, query string, k int) sourceResult {
-	hits, err := st.SearchValues(ctx, query, k)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	var items []*srcItem
-	for i, h := range hits {
-		it := valueItem(h.Value, i)
-		it.source = "principles"
-		match := h.Score / top
-		it.relevance = match
-		it.components = map[string]float64{"match": q6(match)}
-		items = append(items, it)
-	}
-	return sourceResult{items: items}
 }
 
 func domainStrategy(e store.Experience) string {

@@ -73,8 +73,9 @@ type srcItem struct {
 // sourceResult is what one source's search gave.
 type sourceResult struct {
 	items     []*srcItem
+	dropped   []render.Dropped // found but not shown, with the reason
 	warnings  []string
-	stateRoot string // of the inputs searched
+	stateRoot string // of the inputs searched, when they are not the store's
 	err       error
 }
 
@@ -85,10 +86,6 @@ type sourcesRun struct {
 	query    string
 	settings SourcesSettings
 	st       *store.Store
-
-	rootOnce sync.Once
-	root     string
-	rootErr  error
 }
 
 // Sources assembles the context for a free-text query from the sources
@@ -159,29 +156,43 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		}
 	}
 
+	// The searches, and the store's state root (it reads every row), at
+	// once.
 	results := make([]sourceResult, len(names))
+	var storeRoot string
+	var rootErr error
 	var wg sync.WaitGroup
 	for i, name := range names {
 		wg.Go(func() { results[i] = run.collect(ctx, name) })
 	}
+	if run.st != nil {
+		wg.Go(func() { storeRoot, rootErr = run.st.StateRoot(ctx) })
+	}
 	wg.Wait()
+	if rootErr != nil {
+		return nil, rootErr
+	}
 
 	var items []*srcItem
+	var dropped []render.Dropped
 	var roots []string
-	active := map[string]bool{}
+	if run.st != nil {
+		roots = append(roots, "store "+storeRoot)
+	}
 	for i, r := range results {
 		warnings = append(warnings, r.warnings...)
 		if r.err != nil {
 			warnings = append(warnings, fmt.Sprintf("sources: %s skipped: %s", names[i], strings.TrimPrefix(r.err.Error(), "ctxpack: ")))
 			continue
 		}
-		roots = append(roots, names[i]+" "+r.stateRoot)
+		if r.stateRoot != "" {
+			roots = append(roots, names[i]+" "+r.stateRoot)
+		}
 		items = append(items, r.items...)
+		dropped = append(dropped, r.dropped...)
 	}
-	items, dropped := dedupItems(items, settings.Similarity)
-	for _, it := range items {
-		active[it.source] = true
-	}
+	items, dups := dedupItems(items, settings.Similarity)
+	dropped = append(dropped, dups...)
 	var table []sourceInfo
 	for _, n := range names {
 		info, _ := sourceOf(n)
@@ -199,7 +210,7 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		}
 	}
 	o.Mode, o.Target = "sources", query
-	return run.assemble(o, table, active, items, dropped, roots, append(warnings, p.Warnings...))
+	return run.assemble(o, table, items, dropped, roots, append(warnings, p.Warnings...))
 }
 
 // sourcesFormat is the format of sources mode and premortem: the one
@@ -259,19 +270,8 @@ func (r *sourcesRun) collect(ctx context.Context, name string) (res sourceResult
 	return sourceResult{err: &SourceError{Name: name}}
 }
 
-// storeRoot is the store's state root, computed once per assembly: it
-// reads every row, and the four store sources ask for it at once.
-func (r *sourcesRun) storeRoot(ctx context.Context) (string, error) {
-	r.rootOnce.Do(func() { r.root, r.rootErr = r.st.StateRoot(ctx) })
-	return r.root, r.rootErr
-}
-
 func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 	hits, err := r.st.SearchMemories(ctx, r.query, limit)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	root, err := r.storeRoot(ctx)
 	if err != nil {
 		return sourceResult{err: err}
 	}
@@ -291,7 +291,7 @@ func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 			changed:    h.Created,
 		})
 	}
-	return sourceResult{items: items, stateRoot: root}
+	return sourceResult{items: items}
 }
 
 // tierWeight is the confidence weighting of experiences: gold > silver >
@@ -305,26 +305,29 @@ func (r *sourcesRun) experiences(ctx context.Context, limit int) sourceResult {
 	if err != nil {
 		return sourceResult{err: err}
 	}
-	root, err := r.storeRoot(ctx)
-	if err != nil {
-		return sourceResult{err: err}
-	}
+	return sourceResult{items: rankExperiences(hits, func(i int, e store.Experience) *srcItem { return experienceItem(e, i) })}
+}
+
+// rankExperiences makes an item of each hit with item and sets its
+// relevance: the match scaled to the best hit, times the confidence tier
+// and the recency (relative to the newest hit).
+func rankExperiences(hits []store.ExperienceHit, item func(i int, e store.Experience) *srcItem) []*srcItem {
 	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
 	newest := int64(0)
 	for _, h := range hits {
 		newest = max(newest, h.Created)
 	}
-	var items []*srcItem
+	items := make([]*srcItem, len(hits))
 	for i, h := range hits {
-		it := experienceItem(h.Experience, i)
+		it := item(i, h.Experience)
 		match := h.Score / top
 		tier := tierWeight[h.Confidence]
 		rec := recencyWeight(newest, h.Created)
 		it.relevance = match * tier * rec
 		it.components = map[string]float64{"match": q6(match), "confidence": q6(tier), "recency": q6(rec)}
-		items = append(items, it)
+		items[i] = it
 	}
-	return sourceResult{items: items, stateRoot: root}
+	return items
 }
 
 // experienceItem is an experience in the seed's format.
@@ -365,24 +368,27 @@ func experienceItem(e store.Experience, seq int) *srcItem {
 }
 
 func (r *sourcesRun) values(ctx context.Context, limit int) sourceResult {
-	hits, err := r.st.SearchValues(ctx, r.query, limit)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	root, err := r.storeRoot(ctx)
+	return searchValues(ctx, r.st, r.query, limit, SourceValues)
+}
+
+// searchValues is the k values that best match query, as items of the
+// section named source, their relevance the match scaled to the best.
+func searchValues(ctx context.Context, st *store.Store, query string, k int, source string) sourceResult {
+	hits, err := st.SearchValues(ctx, query, k)
 	if err != nil {
 		return sourceResult{err: err}
 	}
 	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	var items []*srcItem
+	items := make([]*srcItem, len(hits))
 	for i, h := range hits {
 		it := valueItem(h.Value, i)
+		it.source = source
 		match := h.Score / top
 		it.relevance = match
 		it.components = map[string]float64{"match": q6(match)}
-		items = append(items, it)
+		items[i] = it
 	}
-	return sourceResult{items: items, stateRoot: root}
+	return sourceResult{items: items}
 }
 
 // valueItem is a value in the seed's format.
@@ -407,10 +413,6 @@ func valueItem(v store.Value, seq int) *srcItem {
 
 func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
 	hits, err := r.st.SearchCommits(ctx, r.query, limit)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	root, err := r.storeRoot(ctx)
 	if err != nil {
 		return sourceResult{err: err}
 	}
@@ -450,7 +452,7 @@ func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
 			files:      files, changed: h.Time,
 		})
 	}
-	return sourceResult{items: items, stateRoot: root}
+	return sourceResult{items: items}
 }
 
 // code searches the repository index as retrieval mode ranks it: the best
@@ -475,7 +477,15 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 		}
 		text, err := rk.texts.read(c.Path)
 		if err != nil || c.Start > c.End || c.End > len(text) || project.ContentID(text[c.Start:c.End]) != c.CID {
-			res.warnings = append(res.warnings, fmt.Sprintf("code: skipped %s#%d: the file changed since it was indexed", c.Path, c.Seq))
+			why := "the file changed since it was indexed"
+			if err != nil {
+				why = "unreadable: " + project.ErrorText(err)
+			}
+			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)
+			if !slices.ContainsFunc(res.dropped, func(d render.Dropped) bool { return d.Path == c.Path }) {
+				res.warnings = append(res.warnings, fmt.Sprintf("code: skipped chunks of %s: %s", c.Path, why))
+			}
+			res.dropped = append(res.dropped, render.Dropped{Key: key, Path: c.Path, Reason: why})
 			continue
 		}
 		body := strings.TrimRight(text[c.Start:c.End], "\n")
@@ -603,11 +613,9 @@ func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float
 
 // assemble turns the items into parts, each section (table, in render
 // order) a bucket with its weight as its share, cut to the item cap of
-// their section's share, and fits them. The share of a section with no
-// items goes to the others before the cap is reckoned (active names the
-// sections with items); the engine passes on what a section leaves
-// unused.
-func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[string]bool, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
+// their section's entitlement (waterFill), and fits them; the engine
+// passes on what a section leaves unused.
+func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
 	req := r.req
 	o.Overflow = pack.Drop
 	if req.Overflow != "" {
@@ -620,8 +628,10 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[str
 	itemCap := o.Policy.ItemCap
 	o.Policy = pack.Policy{}
 	demand := map[string]int{}
-	for _, it := range items {
-		demand[it.source] += r.measure(o, it, it.compose(r.depthBody(it, o.MaxLevel), false))
+	sizes := make([]int, len(items)) // each item whole, as its block
+	for i, it := range items {
+		sizes[i] = r.measure(o, it, it.compose(r.depthBody(it, o.MaxLevel), false))
+		demand[it.source] += sizes[i]
 	}
 	entitled := waterFill(o.Budget, table, demand)
 	caps := map[string]int{}
@@ -635,8 +645,8 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, active map[str
 		o.Shares = append(o.Shares, sh)
 	}
 	var parts []pack.Part
-	for _, it := range items {
-		part, why := r.part(it, o, table, caps[it.source], itemCap)
+	for i, it := range items {
+		part, why := r.part(it, o, table, sizes[i], caps[it.source], itemCap)
 		if why != "" {
 			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
 			continue
@@ -723,7 +733,7 @@ func (r *sourcesRun) measure(o pack.Options, it *srcItem, text string) int {
 // brief form (summary, detailed) or its head and tail alone (meta), cut
 // to capTokens when over it, with a note that says where the rest is.
 // It returns a reason instead when not even the item's head fits the cap.
-func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, capTokens int, itemCap float64) (pack.Part, string) {
+func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size, capTokens int, itemCap float64) (pack.Part, string) {
 	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
 	info := table[section]
 	body := r.depthBody(it, o.MaxLevel)
@@ -737,13 +747,13 @@ func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, capTo
 	text := it.compose(body, false)
 	if capTokens > 0 {
 		measure := func(s string) int { return r.measure(o, it, s) }
-		if n := measure(text); n > capTokens {
-			cut, ok := it.cut(body, capTokens, measure, o.Tokenizer)
+		if size > capTokens {
+			cut, n, ok := it.cut(body, capTokens, measure, o.Tokenizer)
 			if !ok {
 				return p, fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even the item's heading", render.ReasonItemCap, capTokens, itemCap, it.source)
 			}
 			text = cut
-			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, measure(cut), itemCap, it.source, n, it.where)
+			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, n, itemCap, it.source, size, it.where)
 		}
 	}
 	p.Text = map[pack.Level]string{level: text}
@@ -759,16 +769,16 @@ func (it *srcItem) compose(body string, cut bool) string {
 		body = strings.TrimRight(body, " \n") + "..."
 	}
 	if it.fence != "" && body != "" {
-		f := fence(body)
+		f := render.Fence(body)
 		body = f + it.fence + "\n" + body + "\n" + f
 	}
 	return it.head + body + it.tail
 }
 
 // cut returns the item with its body cut so that the whole, with the
-// truncation note, measures at most limit tokens; false when even an
-// empty body does not fit.
-func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, bool) {
+// truncation note, measures at most limit tokens, and what it measures;
+// false when even an empty body does not fit.
+func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, int, bool) {
 	note := "\n\n*(truncated; the whole is at " + it.where + ")*"
 	if it.source == SourceCode {
 		note = "\n\n*(truncated, see full at " + it.where + ")*"
@@ -778,33 +788,22 @@ func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tok
 	with := func(n int) string {
 		return it.compose(tok.Truncate(body, n), true) + note
 	}
-	if measure(with(0)) > limit {
-		return "", false
+	best := with(0)
+	size := measure(best)
+	if size > limit {
+		return "", 0, false
 	}
-	lo, hi := 0, tok.Count(body) // with(lo) fits; find the largest that does
+	lo, hi := 0, tok.Count(body) // with(lo) fits, as best; find the largest that does
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if measure(with(mid)) <= limit {
-			lo = mid
+		text := with(mid)
+		if n := measure(text); n <= limit {
+			lo, best, size = mid, text, n
 		} else {
 			hi = mid - 1
 		}
 	}
-	return with(lo), true
-}
-
-// fence is a backtick fence longer than any run of backticks in s.
-func fence(s string) string {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
+	return best, size, true
 }
 
 // combinedRoot is the state root of a sources assembly: a hash over the

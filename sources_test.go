@@ -545,3 +545,52 @@ func TestSourcesArtifacts(t *testing.T) {
 		t.Errorf("no via chain:\n%s", out)
 	}
 }
+
+// A code chunk whose file changed since it was indexed is left out with
+// its reason in the plan, and one warning names the file.
+func TestSourcesStaleCodeDropped(t *testing.T) {
+	f := newSourcesFixture(t, nil)
+	ctx := context.Background()
+	ix := IndexOptions{File: filepath.Join(t.TempDir(), "index.db")}
+	req := Request{Sources: []string{"code"}, Budget: 1000, Index: ix}
+	res, err := f.p.Sources(ctx, "round the invoice total", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Plan.Parts) == 0 {
+		t.Fatal("no code found before the change")
+	}
+	path := filepath.Join(f.dir, "billing", "invoice.go")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.ToUpper(string(data))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req.Index.NoUpdate = true
+	res, err = f.p.Sources(ctx, "round the invoice total", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := 0
+	for _, d := range res.Plan.Dropped {
+		if d.Path == "billing/invoice.go" && d.Reason == "the file changed since it was indexed" {
+			stale++
+		}
+	}
+	warned := 0
+	for _, w := range res.Plan.Warnings {
+		if strings.Contains(w, "billing/invoice.go") {
+			warned++
+		}
+	}
+	if stale == 0 || warned != 1 {
+		t.Errorf("dropped %+v, warnings %q: want the stale chunks dropped and one warning", res.Plan.Dropped, res.Plan.Warnings)
+	}
+	for _, p := range res.Plan.Parts {
+		if p.Path == "billing/invoice.go" {
+			t.Errorf("stale chunk %s shown", p.Key)
+		}
+	}
+}

@@ -151,7 +151,7 @@ func Body(f Format, b Block) string {
 		if b.Lang == "" || b.Lang == "markdown" {
 			s.WriteString(withNewline(b.Text))
 		} else {
-			fence := fenceFor(b.Text)
+			fence := Fence(b.Text)
 			s.WriteString(fence + b.Lang + "\n")
 			s.WriteString(withNewline(b.Text))
 			s.WriteString(fence + "\n")
@@ -250,8 +250,9 @@ func withNewline(s string) string {
 	return s + "\n"
 }
 
-// fenceFor returns a backtick fence longer than any backtick run in s.
-func fenceFor(s string) string {
+// Fence returns a backtick fence longer than any backtick run in s, at
+// least three: s can be shown in a markdown code block between two.
+func Fence(s string) string {
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
