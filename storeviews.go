@@ -92,6 +92,32 @@ func ViewValue(v store.Value) ValueView {
 	return out
 }
 
+// ProposalView is a value `value derive` proposes: the lesson of the
+// experience most central to a cluster.
+type ProposalView struct {
+	Axis       string   `json:"axis"`
+	Cluster    string   `json:"cluster"` // full/3
+	Size       int      `json:"size"`
+	Members    []string `json:"members"`    // experience:12, by id
+	Experience string   `json:"experience"` // the central member's key
+	Similarity float64  `json:"similarity_to_centroid"`
+	Tags       []string `json:"tags"`
+	Text       string   `json:"text"`
+}
+
+// ViewProposal is p as shown.
+func ViewProposal(p store.Proposal) ProposalView {
+	v := ProposalView{
+		Axis: string(p.Axis), Cluster: p.Cluster, Size: p.Size, Members: make([]string, 0, len(p.Members)),
+		Experience: ItemKey("experience", p.Experience), Similarity: p.Similarity,
+		Tags: append([]string{}, p.Tags...), Text: p.Text,
+	}
+	for _, id := range p.Members {
+		v.Members = append(v.Members, ItemKey("experience", id))
+	}
+	return v
+}
+
 // CommitView is a commit as shown.
 type CommitView struct {
 	Key        string           `json:"key"` // commit:1a2b3c4

@@ -1032,32 +1032,16 @@ func newCmdValueDerive(g *globals, ios *IOStreams, runF func(*valueDeriveOptions
 	return cmd
 }
 
-// proposalView is a proposal as derive's --format json shows it.
+// proposalView is a proposal as derive's --format json shows it: the
+// facade's view, and with --add the value that holds its text.
 type proposalView struct {
-	Axis       string   `json:"axis"`
-	Cluster    string   `json:"cluster"`
-	Size       int      `json:"size"`
-	Members    []string `json:"members"`    // experience keys, by id
-	Experience string   `json:"experience"` // the central member's key
-	Similarity float64  `json:"similarity_to_centroid"`
-	Tags       []string `json:"tags"`
-	Text       string   `json:"text"`
-	Value      string   `json:"value,omitempty"` // with --add: the value that holds the text
-	Added      bool     `json:"added,omitempty"` // with --add: whether this run added it
+	ctxpack.ProposalView
+	Value string `json:"value,omitempty"` // with --add: the value that holds the text
+	Added bool   `json:"added,omitempty"` // with --add: whether this run added it
 }
 
 func viewProposal(p store.Proposal) proposalView {
-	v := proposalView{
-		Axis: string(p.Axis), Cluster: p.Cluster, Size: p.Size, Members: make([]string, 0, len(p.Members)),
-		Experience: ctxpack.ItemKey("experience", p.Experience), Similarity: p.Similarity, Tags: p.Tags, Text: p.Text,
-	}
-	for _, id := range p.Members {
-		v.Members = append(v.Members, ctxpack.ItemKey("experience", id))
-	}
-	if v.Tags == nil {
-		v.Tags = []string{}
-	}
-	return v
+	return proposalView{ProposalView: ctxpack.ViewProposal(p)}
 }
 
 func valueDeriveRun(ctx context.Context, o *valueDeriveOptions) error {

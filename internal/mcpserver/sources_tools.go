@@ -95,32 +95,6 @@ type Items[T any] struct {
 	Items []T `json:"items"`
 }
 
-// ProposalView is a value values_derive proposes: the lesson of the
-// experience most central to a cluster; value_add stores one. Its keys
-// are those of `ctxpack value derive --format json`.
-type ProposalView struct {
-	Axis       string   `json:"axis"`
-	Cluster    string   `json:"cluster"` // full/3
-	Size       int      `json:"size"`
-	Members    []string `json:"members"`    // experience:12, by id
-	Experience string   `json:"experience"` // the central member's key
-	Similarity float64  `json:"similarity_to_centroid"`
-	Tags       []string `json:"tags"`
-	Text       string   `json:"text"`
-}
-
-func viewProposal(p store.Proposal) ProposalView {
-	v := ProposalView{
-		Axis: string(p.Axis), Cluster: p.Cluster, Size: p.Size, Members: []string{},
-		Experience: ctxpack.ItemKey("experience", p.Experience), Similarity: p.Similarity,
-		Tags: append([]string{}, p.Tags...), Text: p.Text,
-	}
-	for _, id := range p.Members {
-		v.Members = append(v.Members, ctxpack.ItemKey("experience", id))
-	}
-	return v
-}
-
 // addStoreReadTools adds premortem and the tools that read the store.
 func (s *Server) addStoreReadTools(read *mcp.ToolAnnotations) {
 	addTool(s, "premortem", "Assemble the warnings worth reading before work in a domain (and with a strategy): the domain's past failures, surprises and root causes, the strategy's outcomes and the values that apply, from the experiences in the store, fitted to a budget (1500 tokens by default); the structured result is the plan", read, s.premortem, storeArgs)
@@ -354,10 +328,10 @@ func (s *Server) valueShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn)
 	})
 }
 
-func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in DeriveIn) (*mcp.CallToolResult, Items[ProposalView], error) {
-	return withStore(s, false, func(st *store.Store) (Items[ProposalView], error) {
+func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in DeriveIn) (*mcp.CallToolResult, Items[ctxpack.ProposalView], error) {
+	return withStore(s, false, func(st *store.Store) (Items[ctxpack.ProposalView], error) {
 		props, err := st.DeriveValues(ctx, store.DeriveOptions{Axis: in.Axis, MinClusterSize: in.MinSize, Threshold: in.Threshold})
-		return views(props, viewProposal), err
+		return views(props, ctxpack.ViewProposal), err
 	})
 }
 

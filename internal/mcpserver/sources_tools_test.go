@@ -186,7 +186,7 @@ func TestValueTools(t *testing.T) {
 		mustCall(t, cs, "experience_add", experience("debugging", "systematic-elimination", "falsified", "find why the invoice total drifts "+strings.Repeat("again ", i), "convert currencies after summing the invoice lines"), &e)
 		ids = append(ids, e.Key)
 	}
-	var props Items[ProposalView]
+	var props Items[ctxpack.ProposalView]
 	mustCall(t, cs, "values_derive", map[string]any{"axis": "full"}, &props)
 	if len(props.Items) != 1 {
 		t.Fatalf("values_derive: %+v", props)
