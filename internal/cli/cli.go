@@ -134,7 +134,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.dir, "dir", "C", "", "run as if started in `DIR`")
-	pf.StringVar(&g.format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json (default text)")
+	pf.StringVar(&g.format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json, mdctx (default text)")
 	pf.StringVar(&g.tokenizer, "tokenizer", "", "`NAME`: o200k_base (default), cl100k_base, or approx ((bytes+3)/4;\nit undercounts source code by about 1.5x, so a budget kept with it is an estimate)")
 	pf.IntVar(&g.budget, "budget", 0, "tokens the output may use (default from config, else 8000)")
 	pf.IntVar(&g.window, "window", 0, "context window `TOKENS`; the budget is the window less the reserves")
@@ -147,6 +147,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 		&cobra.Group{ID: "index", Title: "Index and search:"},
 		&cobra.Group{ID: "inspect", Title: "Inspect and check:"},
 		&cobra.Group{ID: "store", Title: "Memories, experiences, values (.ctxpack/sources.db):"},
+		&cobra.Group{ID: "evidence", Title: "Evidence workspace (ctx/):"},
 		&cobra.Group{ID: "other", Title: "Other commands:"},
 	)
 	add := func(group string, cmds ...*cobra.Command) {
@@ -163,6 +164,7 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 	add("assemble", newCmdBudget(g, ios, nil))
 	add("inspect", newCmdScore(g, ios, nil), newCmdSummarize(g, ios, nil), newCmdReport(g, ios, nil))
 	add("store", newCmdMemory(g, ios), newCmdExperience(g, ios), newCmdValue(g, ios))
+	add("evidence", newCmdEvidence(g, ios))
 	add("other", newCmdServe(g, ios, nil), newCmdVersion(ios))
 	root.SetHelpCommandGroupID("other")
 	return root

@@ -38,6 +38,7 @@ type assembleOptions struct {
 	sources         []string
 	task            string
 	limit           int
+	toEvidence      string // --to-evidence DIR: export into a new workspace
 }
 
 func (o *assembleOptions) addFlags(fs *pflag.FlagSet) {
@@ -207,6 +208,10 @@ func (o *assembleOptions) run(ctx context.Context, runF func(*assembleOptions) e
 		return err
 	}
 	o.record(p, req, res)
+	if o.toEvidence != "" {
+		o.ios.WarnAll(res.Plan.Warnings)
+		return exportEvidence(o.ios, p, o.toEvidence, &res.Plan)
+	}
 	return o.write(res)
 }
 
@@ -273,7 +278,13 @@ its source's share (--item-cap): a longer one is cut, with a note saying
 where the whole is. Markdown (the default here) shows one section per
 source that has items, and a footer with the counts. A source that fails
 is skipped with a warning. --task ID with the artifacts source adds the
-artifacts the task links to. --overflow defaults to drop in this mode.`,
+artifacts the task links to. --overflow defaults to drop in this mode.
+
+--to-evidence DIR writes the parts assembled into a new evidence workspace
+instead of printing them, so that a person can start from it and edit
+(see 'ctxpack evidence'): the identity and norms as system files, the task
+or the query as the user request, every other part as evidence of its file
+and line span, ranked in render order, each whole.`,
 		Example: `  ctxpack context TASK-042 --budget 4000
   ctxpack context TASK-042 --depth summary --format json
   ctxpack context TASK-042 --link-depth 1
@@ -281,7 +292,8 @@ artifacts the task links to. --overflow defaults to drop in this mode.`,
   ctxpack context "the invoice total drifts by a cent after conversion" --budget 8000
   gh issue view 123 | ctxpack context - --budget 13000 --format xml
   ctxpack context "invoice rounding" --sources memories,code,experiences,values,commits --budget 2000
-  ctxpack context "retry the payment webhook" --sources artifacts,experiences --task TASK-042`,
+  ctxpack context "retry the payment webhook" --sources artifacts,experiences --task TASK-042
+  ctxpack context "invoice rounding" --budget 6000 --to-evidence ctx/`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
@@ -295,6 +307,7 @@ artifacts the task links to. --overflow defaults to drop in this mode.`,
 	cmd.Flags().StringSliceVar(&o.sources, "sources", nil, "sources mode: search these sources (`LIST` of memories, code,\nexperiences, values, commits, artifacts)")
 	cmd.Flags().StringVar(&o.task, "task", "", "with --sources artifacts: the task `ID` whose linked artifacts to bring in")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "sources mode: at most `N` items from each source's search (default 20)")
+	cmd.Flags().StringVar(&o.toEvidence, "to-evidence", "", "write the parts assembled into a new evidence workspace `DIR` (ctx/)\ninstead of printing them: each whole, from its file and lines")
 	o.addRecordFlags(cmd.Flags(), true)
 	return cmd
 }

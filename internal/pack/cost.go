@@ -120,5 +120,5 @@ func (it *item) block(l Level, text string) render.Block {
 	if label == "" {
 		label = it.Key
 	}
-	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading}
+	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading, CID: it.cid}
 }

@@ -16,10 +16,17 @@ const (
 	Doc      Format = "doc"
 	XML      Format = "xml"
 	JSON     Format = "json"
+	// MDCtx is the mdctx seed's prompt format: a version comment, "# System"
+	// and "# User Request" sections, and one "## Evidence: NAME" section
+	// per block with a provenance comment (source URI and content id).
+	MDCtx Format = "mdctx"
 )
 
+// MDCtxVersion is the version the mdctx format's first line declares.
+const MDCtxVersion = "1.0"
+
 // Formats lists the formats in the order --help shows them.
-func Formats() []Format { return []Format{Text, Markdown, Doc, XML, JSON} }
+func Formats() []Format { return []Format{Text, Markdown, Doc, XML, JSON, MDCtx} }
 
 // ParseFormat returns the format named s ("md" is accepted for markdown).
 func ParseFormat(s string) (Format, error) {
@@ -34,8 +41,10 @@ func ParseFormat(s string) (Format, error) {
 		return XML, nil
 	case "json":
 		return JSON, nil
+	case "mdctx":
+		return MDCtx, nil
 	}
-	names := make([]string, 0, 5)
+	names := make([]string, 0, 6)
 	for _, f := range Formats() {
 		names = append(names, string(f))
 	}
@@ -64,8 +73,12 @@ type Block struct {
 	// shown under (sources mode: "Memories", "Commits"). In markdown, a
 	// run of blocks of one section is headed "## Section" and each block
 	// is shown bare: its text, formatted by the collector, and a blank
-	// line. The other formats ignore it.
+	// line. In mdctx the run is headed "# Section". The other formats
+	// ignore it.
 	Section string
+	// CID is the content id of the block's part ("sha256:…"): mdctx shows
+	// it in the block's provenance comment.
+	CID string
 }
 
 // Open returns what the format writes before the first block: the XML
@@ -74,6 +87,11 @@ type Block struct {
 func Open(f Format, meta string) string {
 	meta = strings.ReplaceAll(meta, "\n", " ")
 	switch f.Content() {
+	case MDCtx:
+		if meta != "" {
+			return "<!-- mdctx:version=" + MDCtxVersion + "; " + commentText(meta) + " -->\n\n"
+		}
+		return "<!-- mdctx:version=" + MDCtxVersion + " -->\n\n"
 	case XML:
 		if meta != "" {
 			return "<documents>\n<!-- ctxpack: " + commentText(meta) + " -->\n"
@@ -106,10 +124,15 @@ func Close(f Format) string {
 // RunHeader returns the header the block needs after the block prev (the
 // zero Block at the start): in the doc format, a "[DOC: path]" line when
 // prev belongs to another document; in markdown, a "## Section" heading
-// when the block has a section and prev is of another. The other formats
-// give each block its own header.
+// when the block has a section and prev is of another (in mdctx, a
+// "# Section" heading). The other formats give each block its own header.
 func RunHeader(f Format, b Block, prev Block) string {
 	switch f.Content() {
+	case MDCtx:
+		if b.Section == "" || prev.Section == b.Section {
+			return ""
+		}
+		return "# " + strings.ReplaceAll(b.Section, "\n", " ") + "\n\n"
 	case Doc:
 		if prev.Doc != "" && prev.Doc == b.Doc {
 			return ""
@@ -137,6 +160,23 @@ func SectionHeading(f Format, title string) string {
 func Body(f Format, b Block) string {
 	var s strings.Builder
 	switch f.Content() {
+	case MDCtx:
+		if b.Section != "" {
+			s.WriteString(withNewline(b.Text))
+			s.WriteString("\n")
+			break
+		}
+		title := b.Label
+		if title == "" {
+			title = name(b)
+		}
+		s.WriteString("## Evidence: ")
+		s.WriteString(strings.ReplaceAll(title, "\n", " "))
+		s.WriteString("\n<!-- ")
+		s.WriteString(commentText(provenance(b)))
+		s.WriteString(" -->\n\n")
+		writeFenced(&s, b)
+		s.WriteString("\n")
 	case Doc:
 		s.WriteString(withNewline(b.Text))
 	case Markdown:
@@ -148,14 +188,7 @@ func Body(f Format, b Block) string {
 		s.WriteString("## ")
 		s.WriteString(heading(b))
 		s.WriteString("\n\n")
-		if b.Lang == "" || b.Lang == "markdown" {
-			s.WriteString(withNewline(b.Text))
-		} else {
-			fence := Fence(b.Text)
-			s.WriteString(fence + b.Lang + "\n")
-			s.WriteString(withNewline(b.Text))
-			s.WriteString(fence + "\n")
-		}
+		writeFenced(&s, b)
 		s.WriteString("\n")
 	case XML:
 		s.WriteString("<document>\n<source>")
@@ -168,6 +201,52 @@ func Body(f Format, b Block) string {
 		s.WriteString(heading(b))
 		s.WriteString(" ===\n")
 		s.WriteString(withNewline(b.Text))
+	}
+	return s.String()
+}
+
+// writeFenced writes the block's text, in a code fence when it is code.
+func writeFenced(s *strings.Builder, b Block) {
+	if b.Lang == "" || b.Lang == "markdown" {
+		s.WriteString(withNewline(b.Text))
+		return
+	}
+	fence := Fence(b.Text)
+	s.WriteString(fence + b.Lang + "\n")
+	s.WriteString(withNewline(b.Text))
+	s.WriteString(fence + "\n")
+}
+
+// provenance is the mdctx provenance of a block: its source URI (a
+// project file, or ctxpack:NAME for a part that is not one), its content
+// id and its line span.
+func provenance(b Block) string {
+	var s strings.Builder
+	if b.Path != "" {
+		s.WriteString("source_uri=file://" + uriPath(b.Path))
+	} else {
+		s.WriteString("source_uri=ctxpack:" + uriPath(name(b)))
+	}
+	if b.CID != "" {
+		s.WriteString("; cid=" + b.CID)
+	}
+	if b.Lines[0] > 0 {
+		s.WriteString("; span=lines=" + strconv.Itoa(b.Lines[0]) + ":" + strconv.Itoa(b.Lines[1]))
+	}
+	return s.String()
+}
+
+// uriPath percent-encodes every byte of p outside [A-Za-z0-9/._~:-], so
+// that a URI holds no "; ", space or "-->".
+func uriPath(p string) string {
+	var s strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._~:-", c) >= 0 {
+			s.WriteByte(c)
+			continue
+		}
+		s.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)+strconv.FormatUint(uint64(c)&15, 16)))
 	}
 	return s.String()
 }

@@ -1,0 +1,599 @@
+package ctxpack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/evidence"
+	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
+)
+
+// sourced is a workspace file with the provenance of its text.
+type sourced struct {
+	entry evidence.Entry
+	text  string // the file's text (a link's: what it reads now)
+	body  string // the text shown under its title
+	prov  *evidence.Provenance
+	sel   *evidence.Selector // the project file and span it came from; nil if none
+}
+
+// readSourced reads the workspace's active, skipped and linked files with
+// their provenance. Files that cannot be read are returned as warnings.
+func (p *Project) readSourced(ws *Workspace, entries []evidence.Entry) ([]sourced, []string) {
+	var out []sourced
+	var warnings []string
+	for _, e := range entries {
+		s := sourced{entry: e}
+		if e.State == evidence.Linked {
+			sel, err := ws.Link(e)
+			if err != nil {
+				warnings = append(warnings, err.Error())
+				continue
+			}
+			s.sel = &sel
+			ex, err := p.readSelector(sel)
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: %v", ws.ShownPath(e), err))
+				continue
+			}
+			prov := ex.Provenance()
+			s.prov = &prov
+			s.text = EvidenceText(e.Role, prov, sel.Path, fenceLang(sel.Path), ex.Text)
+			_, s.body, _ = splitEvidence(e, s.text, ws.ShownPath(e))
+			out = append(out, s)
+			continue
+		}
+		data, err := ws.Read(e, p.maxFileBytes())
+		if err != nil {
+			warnings = append(warnings, err.Error())
+			continue
+		}
+		s.text = string(data)
+		_, s.body, s.prov = splitEvidence(e, s.text, ws.ShownPath(e))
+		if s.prov != nil {
+			if sel, err := s.prov.Selector(); err == nil {
+				s.sel = &sel
+			}
+		}
+		out = append(out, s)
+	}
+	return out, warnings
+}
+
+// StaleEntry is a workspace file whose source no longer holds the text it
+// was made from.
+type StaleEntry struct {
+	Entry    evidence.Entry
+	Path     string // the workspace file, relative to the root
+	Selector string // where its text came from
+	// Reason: "changed" (the span's text has another content id now),
+	// "missing" (the file is gone, or the span is past its end: Detail
+	// says which) or "unreadable".
+	Reason string
+	Detail string
+	Was    string // the content id recorded
+	Now    string // the content id now; "" when it cannot be read
+}
+
+// StaleReport is what evidence stale found.
+type StaleReport struct {
+	Stale []StaleEntry
+	// Checked counts the files with a project-file provenance that were
+	// compared; Untracked the files without one (written by hand, or from
+	// text), which cannot go stale. Links read their file afresh and are
+	// never stale.
+	Checked, Untracked, Links int
+	Warnings                  []string
+}
+
+// StaleEvidence compares every workspace file made from a project file
+// with that file now, by the content id of the selected span.
+func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
+	entries, warnings, err := ws.List()
+	if err != nil {
+		return nil, err
+	}
+	files, warns := p.readSourced(ws, entries)
+	rep := &StaleReport{Warnings: append(warnings, warns...)}
+	for _, s := range files {
+		switch {
+		case s.entry.State == evidence.Linked:
+			rep.Links++
+			continue
+		case s.prov == nil || s.sel == nil:
+			rep.Untracked++
+			continue
+		}
+		rep.Checked++
+		st := StaleEntry{Entry: s.entry, Path: ws.ShownPath(s.entry), Selector: s.sel.String(), Was: s.prov.CID}
+		ex, err := p.readSelector(*s.sel)
+		switch {
+		case err == nil && ex.CID == s.prov.CID:
+			continue
+		case err == nil:
+			st.Reason, st.Now = "changed", ex.CID
+		default:
+			st.Reason, st.Detail = "missing", err.Error()
+			if _, serr := fs.Stat(p.FS, s.sel.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
+				st.Reason = "unreadable"
+			}
+		}
+		rep.Stale = append(rep.Stale, st)
+	}
+	return rep, nil
+}
+
+// FocusEntry is what focus did with one evidence file.
+type FocusEntry struct {
+	Entry evidence.Entry // as it is after focus
+	Path  string
+	// Kept says the file stays on; Why says why, or why it was turned off.
+	Kept bool
+	Why  string
+}
+
+// FocusReport is the result of a focus.
+type FocusReport struct {
+	Query    string
+	Entries  []FocusEntry
+	Restored []string // files a previous focus had turned off, turned back on first
+	Warnings []string
+}
+
+// FocusEvidence turns off the evidence files that are not relevant to
+// query, and records them so that FocusOff turns them back on. A file is
+// relevant when one of the top retrieval hits for the query (the
+// repository index, brought up to date unless idx.NoUpdate) overlaps the
+// span it was made from or lies in the file itself; a file with no
+// project source is relevant when it holds at least half of the query's
+// terms. System and user files, and links, are never turned off. A
+// previous focus is undone first. When nothing is relevant, nothing is
+// turned off and an error says so.
+func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string, top int, idx IndexOptions) (*FocusReport, error) {
+	if strings.TrimSpace(query) == "" {
+		return nil, fmt.Errorf("ctxpack: the focus query is empty (focus off turns a focus off)")
+	}
+	if top <= 0 {
+		top = 20
+	}
+	rep := &FocusReport{Query: query}
+	restored, warns, err := p.FocusOff(ws)
+	if err != nil {
+		return nil, err
+	}
+	rep.Restored, rep.Warnings = restored, warns
+	entries, warnings, err := ws.List()
+	if err != nil {
+		return nil, err
+	}
+	rep.Warnings = append(rep.Warnings, warnings...)
+	hits, _, warns, err := p.Search(ctx, query, top, false, idx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Warnings = append(rep.Warnings, warns...)
+	files, warns := p.readSourced(ws, entries)
+	rep.Warnings = append(rep.Warnings, warns...)
+	terms := uniqueTerms(query)
+	var off []FocusEntry
+	for _, s := range files {
+		if s.entry.Role != evidence.Evidence {
+			continue
+		}
+		fe := FocusEntry{Entry: s.entry, Path: ws.ShownPath(s.entry)}
+		fe.Kept, fe.Why = p.relevant(s, fe.Path, hits, terms)
+		switch {
+		case s.entry.State == evidence.Skipped:
+			continue // already off: focus leaves it so
+		case s.entry.State == evidence.Linked && !fe.Kept:
+			fe.Kept, fe.Why = true, fe.Why+"; kept: links are always active"
+		case !fe.Kept:
+			off = append(off, fe)
+			continue
+		}
+		rep.Entries = append(rep.Entries, fe)
+	}
+	kept := slices.ContainsFunc(rep.Entries, func(f FocusEntry) bool { return f.Entry.State != evidence.Linked })
+	if !kept && len(off) > 0 {
+		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was turned off (try other words, or --top for more hits)", query)
+	}
+	var record []string
+	for _, fe := range off {
+		ne, err := ws.SetState(fe.Entry, evidence.Skipped)
+		if err != nil {
+			return nil, err
+		}
+		fe.Entry, fe.Path = ne, ws.ShownPath(ne)
+		record = append(record, ne.Rel)
+		rep.Entries = append(rep.Entries, fe)
+	}
+	if err := ws.SetFocused(record); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(rep.Entries, func(a, b FocusEntry) int {
+		return strings.Compare(entryOrderKey(a.Entry), entryOrderKey(b.Entry))
+	})
+	return rep, nil
+}
+
+// entryOrderKey sorts entries of one role by rank, then kind.
+func entryOrderKey(e evidence.Entry) string {
+	return evidence.RankString(e.Rank) + "\x00" + e.Kind + "\x00" + e.Rel
+}
+
+// relevant says whether a file is relevant to the query, and why.
+func (p *Project) relevant(s sourced, shownPath string, hits []retrieve.Chunk, terms []string) (bool, string) {
+	if s.sel != nil {
+		lo, hi := 1, int(^uint(0)>>1)
+		if ex, err := p.readSelector(*s.sel); err == nil {
+			lo, hi = ex.StartLine, ex.EndLine
+		}
+		for i, h := range hits {
+			if h.Path == s.sel.Path && h.StartLine <= hi && h.EndLine >= lo {
+				return true, fmt.Sprintf("hit %d of the query, %s:%d-%d (relevance %.3f), overlaps it", i+1, h.Path, h.StartLine, h.EndLine, h.Relevance)
+			}
+		}
+		return false, fmt.Sprintf("none of the %d hits of the query overlaps %s", len(hits), s.sel)
+	}
+	for i, h := range hits {
+		if h.Path == shownPath {
+			return true, fmt.Sprintf("hit %d of the query is in the file itself (%s:%d-%d)", i+1, h.Path, h.StartLine, h.EndLine)
+		}
+	}
+	have := map[string]bool{}
+	for _, t := range index.Terms(s.body) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] {
+			n++
+		}
+	}
+	if len(terms) > 0 && 2*n >= len(terms) {
+		return true, fmt.Sprintf("holds %d of the query's %d terms", n, len(terms))
+	}
+	return false, fmt.Sprintf("holds %d of the query's %d terms, and has no project source to match hits against", n, len(terms))
+}
+
+func uniqueTerms(s string) []string {
+	t := index.Terms(s)
+	slices.Sort(t)
+	return slices.Compact(t)
+}
+
+// FocusOff turns back on the files a focus turned off, and forgets the
+// focus. It returns the files it turned on and warnings for the recorded
+// files that are no longer there as focus left them.
+func (p *Project) FocusOff(ws *Workspace) ([]string, []string, error) {
+	if !ws.Exists() {
+		return nil, nil, nil
+	}
+	rels, err := ws.Focused()
+	if err != nil || len(rels) == 0 {
+		return nil, nil, err
+	}
+	entries, _, err := ws.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	var on, warnings []string
+	for _, rel := range rels {
+		i := slices.IndexFunc(entries, func(e evidence.Entry) bool { return e.Rel == rel })
+		if i < 0 || entries[i].State != evidence.Skipped {
+			warnings = append(warnings, fmt.Sprintf("%s: focus turned it off, but it is no longer there as a skipped file; left as it is", ws.Shown+"/"+rel))
+			continue
+		}
+		ne, err := ws.SetState(entries[i], evidence.Active)
+		if err != nil {
+			return on, warnings, err
+		}
+		on = append(on, ws.ShownPath(ne))
+	}
+	return on, warnings, ws.SetFocused(nil)
+}
+
+// DepLink is a name one file uses and where it is defined.
+type DepLink struct {
+	Name  string
+	Entry string // the workspace file that holds the definition ("" when none does)
+	Path  string // the definition's file and lines
+	Lines [2]int
+}
+
+// DepRef is a use of a name in a workspace file.
+type DepRef struct {
+	Entry string // the workspace file that uses it
+	Line  int    // the line of that file
+	Name  string
+}
+
+// Deps is what references what around one workspace file.
+type Deps struct {
+	Entry   string   // the file asked about, relative to the root
+	Source  string   // the selector it came from; "" when none
+	Defines []string // the names its span defines (from the index's chunks)
+	// Uses are the names it uses that another workspace file defines;
+	// Outside the names it uses that the project defines where no
+	// workspace file reaches (evidence that may be missing).
+	Uses    []DepLink
+	Outside []DepLink
+	// UsedBy are the lines of other workspace files that use a name it
+	// defines.
+	UsedBy   []DepRef
+	Warnings []string
+}
+
+// maxDefinitions is how many definitions a name may have for deps to
+// follow it: a name defined in more places (String, Error, init) says
+// little about which one is meant.
+const maxDefinitions = 3
+
+// EvidenceDeps reports what references what between the workspace file
+// id names and the others, from the repository index (brought up to date
+// unless idx.NoUpdate): the names its span defines and which files use
+// them, and the names it uses and which files, in the workspace or not,
+// define them.
+func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, idx IndexOptions) (*Deps, error) {
+	entries, warnings, err := ws.List()
+	if err != nil {
+		return nil, err
+	}
+	target, err := evidence.Find(entries, id)
+	if err != nil {
+		return nil, err
+	}
+	oi, warns, err := p.currentIndex(ctx, idx)
+	if err != nil {
+		return nil, err
+	}
+	defer oi.Close()
+	files, w2 := p.readSourced(ws, entries)
+	d := &Deps{Entry: ws.ShownPath(target), Warnings: append(append(warnings, warns...), w2...)}
+	spans := make([][2]int, len(files))
+	defines := make([][]string, len(files))
+	ti := -1
+	for i, s := range files {
+		if s.entry.Rel == target.Rel {
+			ti = i
+		}
+		if s.sel == nil {
+			continue
+		}
+		lo, hi := 1, int(^uint(0)>>1)
+		if ex, err := p.readSelector(*s.sel); err == nil {
+			lo, hi = ex.StartLine, ex.EndLine
+		}
+		spans[i] = [2]int{lo, hi}
+		chunks, err := oi.FileChunks(ctx, s.sel.Path)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, c := range chunks {
+			if c.StartLine <= hi && c.EndLine >= lo {
+				names = append(names, chunk.SymbolNames(c.Symbol)...)
+			}
+		}
+		slices.Sort(names)
+		defines[i] = slices.Compact(names)
+	}
+	if ti < 0 {
+		return d, nil // unreadable: warned
+	}
+	t := files[ti]
+	if t.sel != nil {
+		d.Source = t.sel.String()
+	}
+	d.Defines = defines[ti]
+	if d.Defines == nil {
+		d.Defines = []string{}
+	}
+	// Who uses what the file defines.
+	for i, s := range files {
+		if i == ti {
+			continue
+		}
+		for _, name := range d.Defines {
+			if slices.Contains(defines[i], name) {
+				continue
+			}
+			if line := firstUse(s.text, name); line > 0 {
+				d.UsedBy = append(d.UsedBy, DepRef{Entry: ws.ShownPath(s.entry), Line: line, Name: name})
+			}
+		}
+	}
+	// What the file uses, and where that is defined.
+	used := identifiers(t.body)
+	used = slices.DeleteFunc(used, func(n string) bool { return slices.Contains(d.Defines, n) })
+	hits, err := oi.Definitions(ctx, used)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string][]index.Hit{}
+	for _, h := range hits {
+		for _, n := range chunk.SymbolNames(h.Symbol) {
+			if slices.Contains(used, n) {
+				byName[n] = append(byName[n], h)
+			}
+		}
+	}
+	for _, name := range used {
+		defs := byName[name]
+		if len(defs) == 0 || len(defs) > maxDefinitions {
+			continue
+		}
+		for _, h := range defs {
+			link := DepLink{Name: name, Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}}
+			for i, s := range files {
+				if i != ti && s.sel != nil && s.sel.Path == h.Path && h.StartLine <= spans[i][1] && h.EndLine >= spans[i][0] {
+					link.Entry = ws.ShownPath(s.entry)
+					break
+				}
+			}
+			if t.sel != nil && t.sel.Path == h.Path && h.StartLine <= spans[ti][1] && h.EndLine >= spans[ti][0] {
+				continue // defined in the file's own span
+			}
+			if link.Entry != "" {
+				d.Uses = append(d.Uses, link)
+			} else {
+				d.Outside = append(d.Outside, link)
+			}
+		}
+	}
+	return d, nil
+}
+
+// identifiers are the distinct identifiers of at least three characters
+// in text, sorted.
+func identifiers(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		c := text[i]
+		if !isIdentStart(c) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isIdentStart(text[j]) || '0' <= text[j] && text[j] <= '9') {
+			j++
+		}
+		if i > 0 && '0' <= text[i-1] && text[i-1] <= '9' {
+			i = j
+			continue
+		}
+		if j-i >= 3 {
+			out = append(out, text[i:j])
+		}
+		i = j
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func isIdentStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
+
+// firstUse is the 1-based line of text where name first appears as a
+// whole identifier; 0 if it does not.
+func firstUse(text, name string) int {
+	for off := 0; ; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return 0
+		}
+		i += off
+		end := i + len(name)
+		before := i == 0 || !isIdentByte(text[i-1])
+		after := end == len(text) || !isIdentByte(text[end])
+		if before && after {
+			return strings.Count(text[:i], "\n") + 1
+		}
+		off = i + 1
+	}
+}
+
+func isIdentByte(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
+
+// ExportReport is what an export into a workspace wrote.
+type ExportReport struct {
+	Workspace string
+	Written   []string // workspace files, relative to the root, in order
+	Skipped   []string // parts that are not a project file, with why
+	// Reduced counts the parts the assembly showed below full: the
+	// workspace holds them whole.
+	Reduced  int
+	Warnings []string
+}
+
+// ExportEvidence writes an assembly's parts into a new workspace, so that
+// a person can start from it and edit: the identity and norms as system
+// files, the task or the query as the user request, every other part as
+// evidence of its file and line span, ranked in the assembly's render
+// order. The workspace must not exist or be empty.
+func (p *Project) ExportEvidence(ws *Workspace, plan *Plan) (*ExportReport, error) {
+	if ws.Exists() {
+		entries, _, err := ws.List()
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) > 0 {
+			return nil, fmt.Errorf("ctxpack: workspace %s has %d files already; export into a new folder (or remove them)", ws.Shown, len(entries))
+		}
+	}
+	rep := &ExportReport{Workspace: ws.Shown}
+	add := func(ar AddRequest) error {
+		ar.Rank = -1
+		a, err := p.writeEvidence(ws, ar)
+		if err != nil {
+			return err
+		}
+		rep.Written = append(rep.Written, a.Path)
+		rep.Warnings = append(rep.Warnings, a.Warnings...)
+		return nil
+	}
+	if plan.Mode == "retrieval" && strings.TrimSpace(plan.Target) != "" {
+		if err := add(AddRequest{Selector: "-", Text: plan.Target, Role: "user", Kind: "request"}); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, pt := range plan.Parts {
+		if pt.Path == "" {
+			rep.Skipped = append(rep.Skipped, pt.Key+": not a project file")
+			continue
+		}
+		sel := pt.Path
+		if pt.Lines != nil {
+			total, err := fileLines(p, pt.Path)
+			if err != nil {
+				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %v", pt.Key, err))
+				continue
+			}
+			if pt.Lines[0] > 1 || pt.Lines[1] < total {
+				sel = pt.Path + "::" + strconv.Itoa(pt.Lines[0]) + "," + strconv.Itoa(pt.Lines[1])
+			}
+		}
+		if seen[sel] {
+			continue
+		}
+		seen[sel] = true
+		role := "evidence"
+		switch pt.Type {
+		case "identity", "norm":
+			role = "system"
+		case "task":
+			role = "user"
+		}
+		if pt.Level != "full" || pt.Truncated {
+			rep.Reduced++
+		}
+		if err := add(AddRequest{Selector: sel, Role: role}); err != nil {
+			return nil, err
+		}
+	}
+	if len(rep.Written) == 0 {
+		return nil, fmt.Errorf("ctxpack: the assembly has no part from a project file to export")
+	}
+	return rep, nil
+}
+
+// fileLines is the number of lines of a project file.
+func fileLines(p *Project, path string) (int, error) {
+	text, _, err := project.ReadText(p.FS, path)
+	if err != nil {
+		return 0, err
+	}
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,663 @@
+package evidence
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Role is what a workspace file is to the model (the mdctx seed's
+// Anthropic-style roles).
+type Role string
+
+// The roles, in assembly order.
+const (
+	System   Role = "system"   // constraints, policies, output contracts
+	User     Role = "user"     // the request
+	Evidence Role = "evidence" // code, documentation, relevant files
+)
+
+// Roles lists the roles in assembly order.
+func Roles() []Role { return []Role{System, User, Evidence} }
+
+// ParseRole parses a role name.
+func ParseRole(s string) (Role, error) {
+	for _, r := range Roles() {
+		if s == string(r) {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("evidence: unknown role %q (valid: system, user, evidence)", s)
+}
+
+func (r Role) order() int { return slices.Index(Roles(), r) }
+
+// State is whether a workspace file takes part in assembly.
+type State string
+
+// The states, by file name ending.
+const (
+	Active  State = "active"  // <name>.md: assembled
+	Skipped State = "skipped" // <name>.md.skip: left out
+	Linked  State = "linked"  // <name>.link: a symlink to a project file, or a file holding a selector; read afresh at each assembly, always active
+)
+
+// The ranks: three digits. Ranks below EvidenceRank are the seed's system
+// messages band (000-099); evidence starts at EvidenceRank.
+const (
+	MaxRank      = 999
+	EvidenceRank = 100
+	rankStep     = 10
+)
+
+// EvidenceDir is the folder of a workspace that holds evidence files;
+// system and user files are kept at its top.
+const EvidenceDir = "evidence"
+
+// FocusFile records the files focus turned off, so that focus off turns
+// back on exactly those.
+const FocusFile = ".focus"
+
+// maxKind is the longest kind a file name may have.
+const maxKind = 64
+
+// Entry is one file of a workspace.
+type Entry struct {
+	Rank  int
+	Kind  string
+	Role  Role
+	State State
+	Rel   string // slash path relative to the workspace folder: "evidence/100_flow_sh.evidence.md"
+}
+
+// ID is the entry's name without role and state: "100_flow_sh".
+func (e Entry) ID() string { return RankString(e.Rank) + "_" + e.Kind }
+
+// Name is the entry's file name.
+func (e Entry) Name() string { return path.Base(e.Rel) }
+
+// RankString is a rank as file names show it: three digits.
+func RankString(rank int) string { return fmt.Sprintf("%03d", rank) }
+
+// FileName is the name of a file with the given rank, kind, role and state.
+func FileName(rank int, kind string, role Role, state State) string {
+	name := RankString(rank) + "_" + kind + "." + string(role)
+	switch state {
+	case Skipped:
+		return name + ".md.skip"
+	case Linked:
+		return name + ".link"
+	}
+	return name + ".md"
+}
+
+// ParseName parses a workspace file name, <rank>_<kind>.<role>.md with an
+// optional .skip, or <rank>_<kind>.<role>.link. The rank is three digits;
+// the kind is 1 to 64 of A-Z a-z 0-9 _ -.
+func ParseName(name string) (Entry, bool) {
+	var state State
+	rest := name
+	switch {
+	case strings.HasSuffix(rest, ".md.skip"):
+		state, rest = Skipped, strings.TrimSuffix(rest, ".md.skip")
+	case strings.HasSuffix(rest, ".md"):
+		state, rest = Active, strings.TrimSuffix(rest, ".md")
+	case strings.HasSuffix(rest, ".link"):
+		state, rest = Linked, strings.TrimSuffix(rest, ".link")
+	default:
+		return Entry{}, false
+	}
+	dot := strings.LastIndexByte(rest, '.')
+	if dot < 0 {
+		return Entry{}, false
+	}
+	role, err := ParseRole(rest[dot+1:])
+	if err != nil {
+		return Entry{}, false
+	}
+	rest = rest[:dot]
+	if len(rest) < 5 || rest[3] != '_' {
+		return Entry{}, false
+	}
+	rank, ok := parseRank(rest[:3])
+	if !ok || len(rest[:3]) != 3 {
+		return Entry{}, false
+	}
+	kind := rest[4:]
+	if !ValidKind(kind) {
+		return Entry{}, false
+	}
+	return Entry{Rank: rank, Kind: kind, Role: role, State: state, Rel: name}, true
+}
+
+// parseRank parses one to three decimal digits.
+func parseRank(s string) (int, bool) {
+	if s == "" || len(s) > 3 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// ParseRank parses a rank as commands take it: 0 to 999, with or without
+// leading zeros.
+func ParseRank(s string) (int, error) {
+	n, ok := parseRank(s)
+	if !ok {
+		return 0, fmt.Errorf("evidence: rank %q is not a number from 0 to %d", s, MaxRank)
+	}
+	return n, nil
+}
+
+// ValidKind reports whether s can be a kind: 1 to 64 of A-Z a-z 0-9 _ -.
+func ValidKind(s string) bool {
+	if s == "" || len(s) > maxKind {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// KindOf is the kind a file's evidence gets by default: its base name,
+// lower-cased, with every run of other characters than a-z and 0-9 made
+// one "_" ("core/flow.sh" → "flow_sh").
+func KindOf(p string) string {
+	var b strings.Builder
+	under := false
+	for _, c := range strings.ToLower(path.Base(p)) {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(c)
+			if b.Len() >= maxKind-1 {
+				break
+			}
+			continue
+		}
+		under = true
+	}
+	if b.Len() == 0 {
+		return "evidence"
+	}
+	return b.String()
+}
+
+// Workspace is a ctx/ folder.
+type Workspace struct {
+	Root  string // absolute project root: links may not lead out of it
+	Dir   string // absolute path of the folder
+	Shown string // the folder as people see it: slash path relative to the project root ("ctx")
+}
+
+// abs is the absolute path of a slash path relative to the folder.
+func (w *Workspace) abs(rel string) string { return filepath.Join(w.Dir, filepath.FromSlash(rel)) }
+
+// Shown is where an entry is, as people see it: "ctx/evidence/100_flow_sh.evidence.md".
+func (w *Workspace) ShownPath(e Entry) string { return path.Join(w.Shown, e.Rel) }
+
+// Exists reports whether the folder exists.
+func (w *Workspace) Exists() bool {
+	info, err := os.Stat(w.Dir)
+	return err == nil && info.IsDir()
+}
+
+// List returns the workspace's files in assembly order (role, rank, kind,
+// path), from its top and its evidence folder, and a warning for every
+// other file there. Names starting with "." are not listed.
+func (w *Workspace) List() ([]Entry, []string, error) {
+	var entries []Entry
+	var warnings []string
+	for _, sub := range []string{"", EvidenceDir} {
+		des, err := os.ReadDir(w.abs(sub))
+		if errors.Is(err, fs.ErrNotExist) {
+			if sub == "" {
+				return nil, nil, fmt.Errorf("evidence: %s: no such workspace (ctxpack evidence add SELECTOR creates it): %w", w.Shown, fs.ErrNotExist)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("evidence: %w", err)
+		}
+		for _, de := range des {
+			name := de.Name()
+			rel := path.Join(sub, name)
+			if strings.HasPrefix(name, ".") || sub == "" && name == EvidenceDir && de.IsDir() {
+				continue
+			}
+			e, ok := ParseName(name)
+			switch {
+			case de.IsDir():
+				warnings = append(warnings, fmt.Sprintf("%s: a folder in the workspace; ignored (only %s/ holds files)", path.Join(w.Shown, rel), EvidenceDir))
+				continue
+			case !ok:
+				warnings = append(warnings, fmt.Sprintf("%s: not a workspace file name (<rank>_<kind>.<role>.md, .md.skip or .link, with a 3-digit rank and role system, user or evidence); ignored", path.Join(w.Shown, rel)))
+				continue
+			}
+			if de.Type()&fs.ModeSymlink != 0 && e.State != Linked {
+				warnings = append(warnings, fmt.Sprintf("%s: a symlink that is not a .link file; ignored (name it %s)", path.Join(w.Shown, rel), FileName(e.Rank, e.Kind, e.Role, Linked)))
+				continue
+			}
+			e.Rel = rel
+			entries = append(entries, e)
+		}
+	}
+	SortEntries(entries)
+	return entries, warnings, nil
+}
+
+// SortEntries puts entries in assembly order: role, rank, kind, path.
+func SortEntries(entries []Entry) {
+	slices.SortFunc(entries, func(a, b Entry) int {
+		return cmp.Or(
+			cmp.Compare(a.Role.order(), b.Role.order()),
+			cmp.Compare(a.Rank, b.Rank),
+			strings.Compare(a.Kind, b.Kind),
+			strings.Compare(a.Rel, b.Rel),
+		)
+	})
+}
+
+// Find returns the entry id names: a file name, a path relative to the
+// folder, an id ("100_flow_sh") or a rank ("100") that one entry has.
+func Find(entries []Entry, id string) (Entry, error) {
+	var found []Entry
+	for _, e := range entries {
+		if id == e.Rel || id == e.Name() || id == e.ID() {
+			found = append(found, e)
+		}
+	}
+	if len(found) == 0 {
+		if r, ok := parseRank(id); ok {
+			for _, e := range entries {
+				if e.Rank == r {
+					found = append(found, e)
+				}
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		msg := fmt.Sprintf("evidence: no workspace file %q", id)
+		ids := make([]string, len(entries))
+		for i, e := range entries {
+			ids[i] = e.ID()
+		}
+		if s := nearestID(id, ids); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		} else if len(ids) > 0 {
+			msg += " (ctxpack evidence status lists them)"
+		}
+		return Entry{}, errors.New(msg)
+	}
+	names := make([]string, len(found))
+	for i, e := range found {
+		names[i] = e.Rel
+	}
+	return Entry{}, fmt.Errorf("evidence: %q names %d files: %s; give the file name", id, len(found), strings.Join(names, ", "))
+}
+
+// nearest is the candidate closest to s by edit distance, if it is close.
+func nearestID(s string, candidates []string) string {
+	best, bestD := "", len(s)/2+2
+	for _, c := range candidates {
+		if d := idDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func idDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// NextRank is the rank a new file of role gets: ten past the highest
+// rank of its band (000-099 for system and user, 100-999 for evidence),
+// or the lowest free rank of the band when that is past its end.
+func NextRank(entries []Entry, role Role) (int, error) {
+	lo, hi := EvidenceRank, MaxRank
+	if role != Evidence {
+		lo, hi = 0, EvidenceRank-1
+	}
+	taken := map[int]bool{}
+	top := -1
+	for _, e := range entries {
+		if e.Rank >= lo && e.Rank <= hi {
+			taken[e.Rank] = true
+			top = max(top, e.Rank)
+		}
+	}
+	if top < 0 {
+		return lo, nil
+	}
+	if next := (top/rankStep + 1) * rankStep; next <= hi {
+		return next, nil
+	}
+	for r := lo; r <= hi; r++ {
+		if !taken[r] {
+			return r, nil
+		}
+	}
+	return 0, fmt.Errorf("evidence: every rank from %s to %s is taken", RankString(lo), RankString(hi))
+}
+
+// rankOwner is the entry other than self that has rank, if any.
+func rankOwner(entries []Entry, rank int, self string) (Entry, bool) {
+	for _, e := range entries {
+		if e.Rank == rank && e.Rel != self {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Write creates a file of the workspace (the folder too, when missing):
+// in the evidence folder for evidence, at the top for system and user.
+// It fails when the rank is taken, and never replaces a file.
+func (w *Workspace) Write(entries []Entry, e Entry, data []byte) (Entry, error) {
+	if e.Rank < 0 || e.Rank > MaxRank {
+		return Entry{}, fmt.Errorf("evidence: rank %d is not from 0 to %d", e.Rank, MaxRank)
+	}
+	if !ValidKind(e.Kind) {
+		return Entry{}, fmt.Errorf("evidence: kind %q is not 1 to %d of A-Z a-z 0-9 _ -", e.Kind, maxKind)
+	}
+	if o, ok := rankOwner(entries, e.Rank, ""); ok {
+		return Entry{}, fmt.Errorf("evidence: rank %s is taken by %s (give another --rank, or run ctxpack evidence rebase)", RankString(e.Rank), o.Rel)
+	}
+	dir := ""
+	if e.Role == Evidence {
+		dir = EvidenceDir
+	}
+	e.Rel = path.Join(dir, FileName(e.Rank, e.Kind, e.Role, e.State))
+	if err := os.MkdirAll(w.abs(dir), 0o755); err != nil {
+		return Entry{}, fmt.Errorf("evidence: %w", err)
+	}
+	if err := KeepOutOfIndex(w.Dir); err != nil {
+		return Entry{}, err
+	}
+	f, err := os.OpenFile(w.abs(e.Rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return Entry{}, fmt.Errorf("evidence: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(w.abs(e.Rel))
+		return Entry{}, fmt.Errorf("evidence: write %s: %w", w.ShownPath(e), err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(w.abs(e.Rel))
+		return Entry{}, fmt.Errorf("evidence: write %s: %w", w.ShownPath(e), err)
+	}
+	return e, nil
+}
+
+// IgnoreFile is the ignore file KeepOutOfIndex writes: the project walk
+// honours it in every folder.
+const IgnoreFile = ".ctxpackignore"
+
+// KeepOutOfIndex writes an ignore file that keeps everything in dir out
+// of the project's walk, unless dir has one: a workspace and its build
+// folder hold copies of project text, which would otherwise be indexed,
+// searched and packed twice.
+func KeepOutOfIndex(dir string) error {
+	p := filepath.Join(dir, IgnoreFile)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	data := "# Written by ctxpack: this folder holds copies of project text (an evidence\n# workspace, or what it assembles), kept out of ctxpack's index and packs.\n*\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	return nil
+}
+
+// rename moves e to the same folder under the name of to, refusing to
+// replace a file.
+func (w *Workspace) rename(e Entry, to Entry) (Entry, error) {
+	to.Rel = path.Join(path.Dir(e.Rel), FileName(to.Rank, to.Kind, to.Role, to.State))
+	if to.Rel == e.Rel {
+		return e, nil
+	}
+	if _, err := os.Lstat(w.abs(to.Rel)); err == nil {
+		return Entry{}, fmt.Errorf("evidence: cannot rename %s: %s exists", w.ShownPath(e), w.ShownPath(to))
+	}
+	if err := os.Rename(w.abs(e.Rel), w.abs(to.Rel)); err != nil {
+		return Entry{}, fmt.Errorf("evidence: %w", err)
+	}
+	return to, nil
+}
+
+// SetState turns an active or skipped file on (Active) or off (Skipped)
+// by renaming it. Links are always active.
+func (w *Workspace) SetState(e Entry, s State) (Entry, error) {
+	if e.State == Linked {
+		return Entry{}, fmt.Errorf("evidence: %s is a link, which is always active (ctxpack evidence remove %s takes it out)", e.Rel, e.ID())
+	}
+	if s != Active && s != Skipped {
+		return Entry{}, fmt.Errorf("evidence: a file can be turned on or off, not %s", s)
+	}
+	to := e
+	to.State = s
+	return w.rename(e, to)
+}
+
+// SetRank gives e another rank; the rank must be free.
+func (w *Workspace) SetRank(entries []Entry, e Entry, rank int) (Entry, error) {
+	if rank < 0 || rank > MaxRank {
+		return Entry{}, fmt.Errorf("evidence: rank %d is not from 0 to %d", rank, MaxRank)
+	}
+	if o, ok := rankOwner(entries, rank, e.Rel); ok {
+		return Entry{}, fmt.Errorf("evidence: rank %s is taken by %s", RankString(rank), o.Rel)
+	}
+	to := e
+	to.Rank = rank
+	return w.rename(e, to)
+}
+
+// Remove deletes e.
+func (w *Workspace) Remove(e Entry) error {
+	if err := os.Remove(w.abs(e.Rel)); err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	return nil
+}
+
+// Renamed is one file a rebase renumbered.
+type Renamed struct{ From, To Entry }
+
+// Rebase renumbers the files in rank order (then kind, then path), keeping
+// that order and each file's band: 000, 010, 020… for ranks below 100 and
+// 100, 110, 120… from 100, closer together when a band has more files
+// than fit ten apart. It returns the files it renamed; none when the
+// ranks are already so.
+func (w *Workspace) Rebase(entries []Entry) ([]Renamed, error) {
+	byRank := slices.Clone(entries)
+	slices.SortFunc(byRank, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Rel, b.Rel))
+	})
+	var plan []Renamed
+	for _, band := range [][2]int{{0, EvidenceRank - 1}, {EvidenceRank, MaxRank}} {
+		var in []Entry
+		for _, e := range byRank {
+			if e.Rank >= band[0] && e.Rank <= band[1] {
+				in = append(in, e)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		width := band[1] - band[0] + 1
+		if len(in) > width {
+			return nil, fmt.Errorf("evidence: %d files in ranks %s-%s, more than there are ranks", len(in), RankString(band[0]), RankString(band[1]))
+		}
+		step := min(rankStep, width/len(in))
+		for i, e := range in {
+			to := e
+			to.Rank = band[0] + i*step
+			if to.Rank != e.Rank {
+				to.Rel = path.Join(path.Dir(e.Rel), FileName(to.Rank, to.Kind, to.Role, to.State))
+				plan = append(plan, Renamed{From: e, To: to})
+			}
+		}
+	}
+	if len(plan) == 0 {
+		return nil, nil
+	}
+	// Two passes, through temporary names, so that no rename replaces a
+	// file another one still has to move.
+	for i, r := range plan {
+		if err := os.Rename(w.abs(r.From.Rel), w.abs(tempName(r.From.Rel, i))); err != nil {
+			return nil, fmt.Errorf("evidence: rebase: %w", err)
+		}
+	}
+	for i, r := range plan {
+		if _, err := os.Lstat(w.abs(r.To.Rel)); err == nil {
+			return nil, fmt.Errorf("evidence: rebase: %s exists; %s is kept as %s", path.Join(w.Shown, r.To.Rel), r.From.Rel, tempName(r.From.Rel, i))
+		}
+		if err := os.Rename(w.abs(tempName(r.From.Rel, i)), w.abs(r.To.Rel)); err != nil {
+			return nil, fmt.Errorf("evidence: rebase: %w", err)
+		}
+	}
+	return plan, nil
+}
+
+func tempName(rel string, i int) string {
+	return path.Join(path.Dir(rel), ".rebase-"+strconv.Itoa(i)+"-"+path.Base(rel))
+}
+
+// Read returns an active or skipped file's bytes, refusing one larger
+// than limit bytes (0 is no limit).
+func (w *Workspace) Read(e Entry, limit int64) ([]byte, error) {
+	f, err := os.Open(w.abs(e.Rel))
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: read %s: %w", w.ShownPath(e), err)
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, fmt.Errorf("evidence: %s is over %d bytes (walk.max_file_bytes); trim it or raise the limit", w.ShownPath(e), limit)
+	}
+	return data, nil
+}
+
+// Link returns what a .link file names, as a selector of a project file:
+// a symlink's target (the whole file), or the selector a regular .link
+// file holds on its first line. A symlink that leads out of the project
+// root, or is broken, is an error.
+func (w *Workspace) Link(e Entry) (Selector, error) {
+	abs := w.abs(e.Rel)
+	info, err := os.Lstat(abs)
+	if err != nil {
+		return Selector{}, fmt.Errorf("evidence: %w", err)
+	}
+	if info.Mode()&fs.ModeSymlink == 0 {
+		data, err := w.Read(e, 4096)
+		if err != nil {
+			return Selector{}, err
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		line = strings.TrimSuffix(line, "\r")
+		s, err := ParseSelector(line)
+		if err != nil {
+			return Selector{}, fmt.Errorf("evidence: %s:1: %w", w.ShownPath(e), err)
+		}
+		return s, nil
+	}
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return Selector{}, fmt.Errorf("evidence: %s: broken link: %w", w.ShownPath(e), err)
+	}
+	root, err := filepath.EvalSymlinks(w.Root)
+	if err != nil {
+		return Selector{}, fmt.Errorf("evidence: %w", err)
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return Selector{}, fmt.Errorf("evidence: %s: the link leads outside the project root (to %s); links must name project files", w.ShownPath(e), target)
+	}
+	s, err := ParseSelector(filepath.ToSlash(rel))
+	if err != nil {
+		return Selector{}, fmt.Errorf("evidence: %s: %w", w.ShownPath(e), err)
+	}
+	return s, nil
+}
+
+// Focused returns the files focus turned off (paths relative to the
+// folder), in the order it recorded them; none when no focus is on.
+func (w *Workspace) Focused() ([]string, error) {
+	data, err := os.ReadFile(w.abs(FocusFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	var out []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// SetFocused records the files focus turned off; none removes the record.
+func (w *Workspace) SetFocused(rels []string) error {
+	if len(rels) == 0 {
+		if err := os.Remove(w.abs(FocusFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("evidence: %w", err)
+		}
+		return nil
+	}
+	data := "# files ctxpack evidence focus turned off; ctxpack evidence focus off turns them back on\n" + strings.Join(rels, "\n") + "\n"
+	if err := os.WriteFile(w.abs(FocusFile), []byte(data), 0o644); err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	return nil
+}
