@@ -471,80 +471,25 @@ always active and are left as they are.`,
 				return err
 			}
 			o.ios.WarnAll(warnings)
-			var targets []evidence.Entry
-			if lo, hi, ok := parseRankRange(id); ok {
-				if want == "" {
-					return usagef("evidence toggle: a range needs on or off (toggle off %s)", id)
-				}
-				for _, e := range entries {
-					if e.Rank >= lo && e.Rank <= hi {
-						targets = append(targets, e)
-					}
-				}
-				if len(targets) == 0 {
-					return fmt.Errorf("evidence: no workspace file is ranked %s", id)
-				}
-			} else {
-				e, err := evidence.Find(entries, id)
-				if err != nil {
-					return err
-				}
-				targets = []evidence.Entry{e}
-			}
+			done, err := ws.Toggle(entries, id, want)
 			changed := 0
-			for _, e := range targets {
-				to := want
-				if to == "" {
-					to = evidence.Skipped
-					if e.State == evidence.Skipped {
-						to = evidence.Active
-					}
-				}
-				if e.State == evidence.Linked {
-					if len(targets) == 1 {
-						return fmt.Errorf("evidence: %s is a link, which is always active (ctxpack evidence remove %s takes it out)", ws.ShownPath(e), e.ID())
-					}
-					fmt.Fprintf(o.ios.Out, "  %s: a link, always active; left on\n", e.ID())
+			for _, t := range done {
+				if t.Note != "" {
+					fmt.Fprintf(o.ios.Out, "  %s: %s; left as it is\n", t.From.ID(), t.Note)
 					continue
-				}
-				if e.State == to {
-					fmt.Fprintf(o.ios.Out, "  %s: already %s\n", e.ID(), onOff(to))
-					continue
-				}
-				ne, err := ws.SetState(e, to)
-				if err != nil {
-					return err
 				}
 				changed++
-				fmt.Fprintf(o.ios.Out, "✓ %s %s (%s)\n", onOff(to), ne.ID(), ws.ShownPath(ne))
+				fmt.Fprintf(o.ios.Out, "✓ %s %s (%s)\n", evidence.OnOff(t.To.State), t.To.ID(), ws.ShownPath(t.To))
 			}
-			if changed == 0 && len(targets) > 1 {
+			if err != nil {
+				return err
+			}
+			if changed == 0 && len(done) > 1 {
 				fmt.Fprintln(o.ios.Out, "nothing changed")
 			}
 			return nil
 		},
 	}
-}
-
-func onOff(s evidence.State) string {
-	if s == evidence.Skipped {
-		return "off"
-	}
-	return "on"
-}
-
-// parseRankRange parses "300-399".
-func parseRankRange(s string) (lo, hi int, ok bool) {
-	a, b, found := strings.Cut(s, "-")
-	if !found {
-		return 0, 0, false
-	}
-	lo, err1 := evidence.ParseRank(a)
-	hi, err2 := evidence.ParseRank(b)
-	if err1 != nil || err2 != nil || lo > hi {
-		return 0, 0, false
-	}
-	return lo, hi, true
 }
 
 func newCmdEvidenceRank(o *evidenceOptions) *cobra.Command {

@@ -661,3 +661,92 @@ func (w *Workspace) SetFocused(rels []string) error {
 	}
 	return nil
 }
+
+// ParseRankRange parses a rank range, "300-399": two ranks, the first
+// not above the second.
+func ParseRankRange(s string) (lo, hi int, ok bool) {
+	a, b, found := strings.Cut(s, "-")
+	if !found {
+		return 0, 0, false
+	}
+	lo, okA := parseRank(a)
+	hi, okB := parseRank(b)
+	if !okA || !okB || lo > hi {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// Toggled is one file a toggle reached: From as it was, To as it is now.
+// Note, when not empty, says why it was left as it was.
+type Toggled struct {
+	From, To Entry
+	Note     string
+}
+
+// Toggle turns the files that target names on (want Active) or off (want
+// Skipped), or flips one (want ""). target is a rank range ("300-399",
+// which needs want) or what Find takes. Links are always active: one
+// named alone is an error, links in a range are left with a note, as are
+// files already in the state wanted. Every file is found before any is
+// renamed.
+func (w *Workspace) Toggle(entries []Entry, target string, want State) ([]Toggled, error) {
+	if want != "" && want != Active && want != Skipped {
+		return nil, fmt.Errorf("evidence: a file can be turned on or off, not %s", want)
+	}
+	var targets []Entry
+	if lo, hi, ok := ParseRankRange(target); ok {
+		if want == "" {
+			return nil, fmt.Errorf("evidence: a range needs on or off (toggle off %s)", target)
+		}
+		for _, e := range entries {
+			if e.Rank >= lo && e.Rank <= hi {
+				targets = append(targets, e)
+			}
+		}
+		if len(targets) == 0 {
+			return nil, fmt.Errorf("evidence: no workspace file is ranked %s", target)
+		}
+	} else {
+		e, err := Find(entries, target)
+		if err != nil {
+			return nil, err
+		}
+		if e.State == Linked {
+			return nil, fmt.Errorf("evidence: %s is a link, which is always active (remove %s takes it out)", path.Join(w.Shown, e.Rel), e.ID())
+		}
+		targets = []Entry{e}
+	}
+	var out []Toggled
+	for _, e := range targets {
+		to := want
+		if to == "" {
+			to = Skipped
+			if e.State == Skipped {
+				to = Active
+			}
+		}
+		switch {
+		case e.State == Linked:
+			out = append(out, Toggled{From: e, To: e, Note: "a link, always active"})
+			continue
+		case e.State == to:
+			out = append(out, Toggled{From: e, To: e, Note: "already " + OnOff(to)})
+			continue
+		}
+		ne, err := w.SetState(e, to)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, Toggled{From: e, To: ne})
+	}
+	return out, nil
+}
+
+// OnOff is "on" for Active and Linked, "off" for Skipped.
+func OnOff(s State) string {
+	if s == Skipped {
+		return "off"
+	}
+	return "on"
+}

@@ -339,3 +339,39 @@ func FuzzParseName(f *testing.F) {
 		}
 	})
 }
+
+func TestToggle(t *testing.T) {
+	w := newWorkspace(t, "100_a.evidence.md", "110_b.evidence.md.skip", "120_c.evidence.link", "300_d.evidence.md")
+	entries, _, _ := w.List()
+	done, err := w.Toggle(entries, "100-199", Skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range done {
+		got = append(got, d.From.ID()+":"+string(d.To.State)+":"+d.Note)
+	}
+	want := []string{"100_a:skipped:", "110_b:skipped:already off", "120_c:linked:a link, always active"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Toggle off 100-199 = %v, want %v", got, want)
+	}
+	entries, _, _ = w.List()
+	if done, err := w.Toggle(entries, "110_b", ""); err != nil || done[0].To.State != Active {
+		t.Errorf("flip 110_b = %+v, %v", done, err)
+	}
+	for target, msg := range map[string]string{
+		"120_c":   "always active",
+		"100-199": "a range needs on or off",
+		"500-599": "no workspace file is ranked 500-599",
+		"nothing": "no workspace file",
+	} {
+		if _, err := w.Toggle(entries, target, ""); err == nil || !strings.Contains(err.Error(), msg) {
+			if target == "500-599" {
+				_, err = w.Toggle(entries, target, Active)
+			}
+			if err == nil || !strings.Contains(err.Error(), msg) {
+				t.Errorf("Toggle(%q) error %v, want %q", target, err, msg)
+			}
+		}
+	}
+}
