@@ -357,3 +357,44 @@ func TestExportEvidence(t *testing.T) {
 		t.Error("exporting into a workspace with files: no error")
 	}
 }
+
+// BenchmarkAssembleEvidence assembles a workspace of 200 evidence files
+// (40 lines each) under a budget that shows about half of them.
+func BenchmarkAssembleEvidence(b *testing.B) {
+	dir := b.TempDir()
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("src/f%02d.go", i)] = numbered(fmt.Sprintf("func F%d() // step", i), 400)
+	}
+	files[".ctxpack/config.yaml"] = "budget: 4000\n"
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p, err := Open(dir, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws, err := p.Workspace("ctx")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 200 {
+		sel := fmt.Sprintf("src/f%02d.go::%d,%d", i%20, 1+40*(i/20), 40+40*(i/20))
+		if _, err := p.writeEvidence(ws, AddRequest{Selector: sel, Rank: 100 + i*4, Kind: fmt.Sprintf("e%d", i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := p.AssembleEvidence(context.Background(), ws, Request{Budget: 40000}, "")
+		if err != nil || len(res.Plan.Parts) != 200 {
+			b.Fatal(err)
+		}
+	}
+}
