@@ -51,8 +51,10 @@ var mcpTargets = []struct {
 // The tools `ctxpack serve` lists; --read-only leaves out mcpWriteTools.
 var (
 	mcpReadTools = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack",
-		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive"}
-	mcpWriteTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm"}
+		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive",
+		"evidence_plan", "evidence_stale", "evidence_deps"}
+	mcpWriteTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm",
+		"evidence_add", "evidence_toggle", "evidence_rank", "evidence_rebase", "evidence_remove", "evidence_focus", "evidence_assemble"}
 )
 
 // TestMCPClient is the acceptance check of `ctxpack serve`: the official

@@ -1,8 +1,9 @@
 // Package mcpserver serves a ctxpack project to agents over the Model
 // Context Protocol: assembly (of a task, paths, free text, sources and
-// premortems), search, artifact reads, checks, token counts and the store
-// of memories, experiences and values as tools, the project's artifacts
-// and the last assembly plan as resources, and three prompts.
+// premortems), search, artifact reads, checks, token counts, the store
+// of memories, experiences and values, and the evidence workspace (ctx/)
+// as tools, the project's artifacts and the last assembly plan as
+// resources, and three prompts.
 //
 // It is a thin layer over the ctxpack facade: every answer is the one the
 // CLI gives for the same inputs. What it adds is what a server needs: the
@@ -75,6 +76,10 @@ type Server struct {
 	slots chan struct{}
 	log   *slog.Logger
 	tools []string // names, in the order they were added
+	// evidence serializes the evidence tools that change a workspace
+	// (numbering a new file, renaming) against each other and against
+	// those that read one.
+	evidence sync.RWMutex
 
 	mu    sync.Mutex
 	plans map[any]*ctxpack.Plan // the last plan of each session, by sessionKey
@@ -124,6 +129,8 @@ const instructions = `ctxpack assembles the context for a piece of work in this 
 Start with the context tool: give it a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository index is searched). Its result carries the plan: every part with its path, lines, level and why it is there, what was dropped and why, and a digest that is the same for the same inputs.
 
 With sources (memories, code, experiences, values, commits; artifacts with a task), context searches the free text in each source instead, the budget shared among them. premortem gathers the past failures, surprises and root causes of a domain before work in it. The memory_, experience_ and value_ tools list, show, add and remove what the store (.ctxpack/sources.db) holds; values_derive proposes values from the experiences.
+
+The evidence_ tools curate a workspace of hand-picked context (ctx/): evidence_add adds a file, a span of its lines (path::10,40) or text, with a role (system, user, evidence) and a rank; evidence_toggle, evidence_rank, evidence_rebase, evidence_remove and evidence_focus edit it; evidence_plan shows what assembling it gives, evidence_assemble writes build/prompt.mdctx and build/ctxplan.json; evidence_stale and evidence_deps check it.
 
 search ranks chunks for a query; show reads one artifact; list lists them; explain says why an artifact is or is not in a task's context; check validates artifacts and annotations; tokens counts tokens; pack packs files to a budget. Paths are relative to the project root.`
 

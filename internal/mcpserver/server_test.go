@@ -370,8 +370,12 @@ func TestTools(t *testing.T) {
 // The tools the server lists; a read-only server leaves out writeTools.
 var (
 	readTools = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack",
-		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive"}
-	writeTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm"}
+		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive",
+		"evidence_plan", "evidence_stale", "evidence_deps"}
+	writeTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm",
+		"evidence_add", "evidence_toggle", "evidence_rank", "evidence_rebase", "evidence_remove", "evidence_focus", "evidence_assemble"}
+	// destructiveTools are the write tools that delete.
+	destructiveTools = []string{"memory_rm", "experience_rm", "value_rm", "evidence_remove"}
 )
 
 // TestToolList: the server lists every tool, each with an output schema,
@@ -391,7 +395,7 @@ func TestToolList(t *testing.T) {
 		if got, want := tool.Annotations.ReadOnlyHint, !slices.Contains(writeTools, tool.Name); got != want {
 			t.Errorf("%s: readOnlyHint %v", tool.Name, got)
 		}
-		if d := tool.Annotations.DestructiveHint; !tool.Annotations.ReadOnlyHint && (d == nil || *d != strings.HasSuffix(tool.Name, "_rm")) {
+		if d := tool.Annotations.DestructiveHint; !tool.Annotations.ReadOnlyHint && (d == nil || *d != slices.Contains(destructiveTools, tool.Name)) {
 			t.Errorf("%s: destructiveHint %v", tool.Name, d)
 		}
 	}

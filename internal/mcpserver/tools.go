@@ -151,6 +151,7 @@ func (s *Server) addTools() {
 	addTool(s, "tokens", "Count tokens exactly as a model's tokenizer does, for files of the project or for a text", read, s.tokens)
 	addTool(s, "pack", "Pack files of the project to a token budget, lowering each to a summary before leaving it out; the structured result is the plan", read, s.pack)
 	s.addStoreReadTools(read)
+	s.addEvidenceReadTools(read)
 	if s.o.ReadOnly {
 		return
 	}
@@ -158,6 +159,7 @@ func (s *Server) addTools() {
 	addTool(s, "index", "Write: bring the repository index (.ctxpack/index.db) up to date with the files now, and embed what it lacks when an embedder is configured; context and search do this themselves, so call it only after large changes", write, s.index)
 	addTool(s, "baseline", "Write: accept the current check findings into the check baseline, so later checks report only new ones", write, s.baseline)
 	s.addStoreWriteTools()
+	s.addEvidenceWriteTools()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,635 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/evidence"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The evidence workspace's tools: a ctx/ folder of ranked role files that
+// the CLI's `ctxpack evidence` commands manage, assembled into
+// build/prompt.mdctx and build/ctxplan.json. Every folder a request names
+// (the workspace, the build folder) and every selector goes through the
+// facade, which confines it to the project root.
+
+// WorkspaceIn names the workspace of an evidence tool.
+type WorkspaceIn struct {
+	Ctx string `json:"ctx,omitempty" jsonschema:"the workspace folder, relative to the project root; absent: ctx"`
+}
+
+// evidenceAssembly are the arguments of the tools that assemble a
+// workspace.
+type evidenceAssembly struct {
+	WorkspaceIn
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens prompt.mdctx may use; 0 or absent: the configured budget (8000 by default)"`
+	Window    int    `json:"window,omitempty" jsonschema:"a model's context window, instead of budget: the budget is the window less the configured reserves"`
+	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"what happens to evidence that does not fit: degrade (the highest-ranked evidence is shown as a stub, then dropped; the default), drop, truncate, error or allow; system and user files are never dropped"`
+	Depth     string `json:"depth,omitempty" jsonschema:"the highest level shown: meta (stubs only) or full (the default)"`
+	FlowID    string `json:"flow_id,omitempty" jsonschema:"the flow's name in prompt.mdctx's header; absent: the workspace's path"`
+}
+
+// EvidencePlanIn are the arguments of the evidence_plan tool.
+type EvidencePlanIn struct {
+	evidenceAssembly
+	IncludePrompt bool `json:"include_prompt,omitempty" jsonschema:"give prompt.mdctx as the text content (the structured result is the plan either way)"`
+}
+
+// EvidenceAssembleIn are the arguments of the evidence_assemble tool.
+type EvidenceAssembleIn struct {
+	evidenceAssembly
+	Out string `json:"out,omitempty" jsonschema:"the folder to write prompt.mdctx and ctxplan.json into, relative to the project root; absent: build/ beside the workspace"`
+}
+
+// EvidenceAddIn are the arguments of the evidence_add tool.
+type EvidenceAddIn struct {
+	WorkspaceIn
+	Selector string `json:"selector" jsonschema:"what to add: path[::range][#tags] relative to the project root (src/app.py, src/app.py::10,40 for lines 10 to 40, src/app.py::10 for line 10 to the end, src/app.py::100c,500c for bytes, src/app.py::10,40#bug,parser with tags), or - to add text"`
+	Text     string `json:"text,omitempty" jsonschema:"the text to add when selector is -: a request, a policy, a note"`
+	Role     string `json:"role,omitempty" jsonschema:"system (constraints, policies), user (the request) or evidence (the default)"`
+	Rank     *int   `json:"rank,omitempty" jsonschema:"the file's rank, 0 to 999: lower is assembled earlier and kept longer; absent: ten past the highest rank of its role's band (000-099 for system and user, 100-999 for evidence)"`
+	Kind     string `json:"kind,omitempty" jsonschema:"the file's kind, in its name: 1 to 64 of A-Z a-z 0-9 _ -; absent: from the file's name (app.py gives app_py), or request, policy or note for text"`
+	Link     bool   `json:"link,omitempty" jsonschema:"write a .link file holding the selector instead: read afresh at each assembly, always active, never stale"`
+}
+
+// EvidenceToggleIn are the arguments of the evidence_toggle tool.
+type EvidenceToggleIn struct {
+	WorkspaceIn
+	ID    string `json:"id,omitempty" jsonschema:"one file: its name, its id (100_app_py) or a rank that one file has"`
+	Range string `json:"range,omitempty" jsonschema:"every file ranked in a range, such as 300-399; needs state"`
+	State string `json:"state,omitempty" jsonschema:"on or off; absent: flip the one file id names"`
+}
+
+// EvidenceRankIn are the arguments of the evidence_rank tool.
+type EvidenceRankIn struct {
+	WorkspaceIn
+	ID   string `json:"id" jsonschema:"the file: its name, its id (100_app_py) or a rank that one file has"`
+	Rank int    `json:"rank" jsonschema:"its new rank, 0 to 999, which no other file may have"`
+}
+
+// EvidenceRemoveIn are the arguments of the evidence_remove tool.
+type EvidenceRemoveIn struct {
+	WorkspaceIn
+	IDs []string `json:"ids" jsonschema:"the files to delete: names, ids (100_app_py) or ranks that one file has; all are found before any is deleted"`
+}
+
+// EvidenceFocusIn are the arguments of the evidence_focus tool.
+type EvidenceFocusIn struct {
+	WorkspaceIn
+	Query string `json:"query,omitempty" jsonschema:"the work at hand, as free text: evidence no top hit of it overlaps is turned off"`
+	Off   bool   `json:"off,omitempty" jsonschema:"turn the last focus off instead: the files it turned off are turned back on"`
+	Top   int    `json:"top,omitempty" jsonschema:"how many of the query's best hits count (1 to 100; default 20)"`
+}
+
+// EvidenceDepsIn are the arguments of the evidence_deps tool.
+type EvidenceDepsIn struct {
+	WorkspaceIn
+	ID string `json:"id" jsonschema:"the file: its name, its id (100_app_py) or a rank that one file has"`
+}
+
+// EvidenceEntry is a workspace file as the evidence tools report it.
+type EvidenceEntry struct {
+	ID    string `json:"id" jsonschema:"rank and kind: 100_app_py"`
+	Path  string `json:"path" jsonschema:"the file, relative to the project root"`
+	Rank  string `json:"rank" jsonschema:"three digits"`
+	Kind  string `json:"kind"`
+	Role  string `json:"role" jsonschema:"system, user or evidence"`
+	State string `json:"state" jsonschema:"active, skipped (a .md.skip file, left out) or linked (a .link file, always active)"`
+}
+
+// EvidenceLeft is a file a tool left as it was, and why.
+type EvidenceLeft struct {
+	EvidenceEntry
+	Why string `json:"why"`
+}
+
+// EvidenceMoved is a file renamed to another rank: where it was, and it
+// as it is now.
+type EvidenceMoved struct {
+	From string `json:"from" jsonschema:"its path before"`
+	EvidenceEntry
+}
+
+// EvidenceAddOut is the result of the evidence_add tool: the file added,
+// what it costs, and the whole context's size with every active file.
+type EvidenceAddOut struct {
+	EvidenceEntry
+	Bytes       int      `json:"bytes" jsonschema:"the file's size"`
+	Tokens      int      `json:"tokens" jsonschema:"what its section takes in prompt.mdctx"`
+	TotalBytes  int      `json:"total_bytes" jsonschema:"prompt.mdctx's size with every active file"`
+	TotalTokens int      `json:"total_tokens" jsonschema:"prompt.mdctx's tokens with every active file"`
+	Budget      int      `json:"budget" jsonschema:"the configured budget"`
+	Warnings    []string `json:"warnings"`
+}
+
+// EvidenceToggleOut is the result of the evidence_toggle tool.
+type EvidenceToggleOut struct {
+	Changed  []EvidenceEntry `json:"changed" jsonschema:"the files turned on or off, as they are now"`
+	Left     []EvidenceLeft  `json:"left" jsonschema:"the files of the range left as they were: links, and files already so"`
+	Warnings []string        `json:"warnings"`
+}
+
+// EvidenceRankOut is the result of the evidence_rank tool.
+type EvidenceRankOut struct {
+	EvidenceMoved
+	Warnings []string `json:"warnings"`
+}
+
+// EvidenceRebaseOut is the result of the evidence_rebase tool.
+type EvidenceRebaseOut struct {
+	Renamed  []EvidenceMoved `json:"renamed" jsonschema:"the files renumbered; none when the ranks were so already"`
+	Warnings []string        `json:"warnings"`
+}
+
+// EvidenceRemoveOut is the result of the evidence_remove tool.
+type EvidenceRemoveOut struct {
+	Removed  []EvidenceEntry `json:"removed" jsonschema:"the files deleted, as they were"`
+	Warnings []string        `json:"warnings"`
+}
+
+// EvidenceFocused is what a focus did with one evidence file.
+type EvidenceFocused struct {
+	EvidenceEntry
+	Kept bool   `json:"kept" jsonschema:"whether it stays on"`
+	Why  string `json:"why"`
+}
+
+// EvidenceFocusOut is the result of the evidence_focus tool.
+type EvidenceFocusOut struct {
+	Query    string            `json:"query,omitempty"`
+	Files    []EvidenceFocused `json:"files" jsonschema:"each evidence file that was on: kept, or turned off and why"`
+	Restored []string          `json:"restored" jsonschema:"the files a previous focus had turned off, turned back on (first, for a new focus)"`
+	Warnings []string          `json:"warnings"`
+}
+
+// EvidenceStale is a workspace file whose source changed.
+type EvidenceStale struct {
+	EvidenceEntry
+	Selector string `json:"selector" jsonschema:"where its text came from"`
+	Reason   string `json:"reason" jsonschema:"changed (the span's text is not what was added), missing (the file is gone, or the span ends past it) or unreadable"`
+	Detail   string `json:"detail,omitempty"`
+	Was      string `json:"was" jsonschema:"the content id recorded when it was added"`
+	Now      string `json:"now,omitempty" jsonschema:"the content id now; absent when it cannot be read"`
+}
+
+// EvidenceStaleOut is the result of the evidence_stale tool.
+type EvidenceStaleOut struct {
+	Stale     []EvidenceStale `json:"stale"`
+	Checked   int             `json:"checked" jsonschema:"the files made from a project file, compared"`
+	Untracked int             `json:"untracked" jsonschema:"the files written from text or by hand, which cannot go stale"`
+	Links     int             `json:"links" jsonschema:"the links, read afresh and never stale"`
+	Warnings  []string        `json:"warnings"`
+}
+
+// EvidenceDepLink is a name a file uses and where it is defined.
+type EvidenceDepLink struct {
+	Name  string `json:"name"`
+	Entry string `json:"entry,omitempty" jsonschema:"the workspace file that holds the definition"`
+	Path  string `json:"path" jsonschema:"the definition's file"`
+	Lines [2]int `json:"lines" jsonschema:"the definition's first and last line"`
+}
+
+// EvidenceDepRef is a use of a name in a workspace file.
+type EvidenceDepRef struct {
+	Entry string `json:"entry" jsonschema:"the workspace file that uses it"`
+	Line  int    `json:"line"`
+	Name  string `json:"name"`
+}
+
+// EvidenceDepsOut is the result of the evidence_deps tool.
+type EvidenceDepsOut struct {
+	Entry    string            `json:"entry" jsonschema:"the file asked about"`
+	Source   string            `json:"source,omitempty" jsonschema:"the selector it came from"`
+	Defines  []string          `json:"defines" jsonschema:"the names its span defines"`
+	Uses     []EvidenceDepLink `json:"uses" jsonschema:"the names it uses that another workspace file defines"`
+	Outside  []EvidenceDepLink `json:"outside" jsonschema:"the names it uses that the project defines where no workspace file reaches: evidence that may be missing"`
+	UsedBy   []EvidenceDepRef  `json:"used_by" jsonschema:"the lines of other workspace files that use a name it defines"`
+	Warnings []string          `json:"warnings"`
+}
+
+// EvidenceAssembleOut is the result of the evidence_assemble tool.
+type EvidenceAssembleOut struct {
+	Prompt   string               `json:"prompt" jsonschema:"prompt.mdctx, relative to the project root"`
+	PlanFile string               `json:"plan_file" jsonschema:"ctxplan.json, relative to the project root"`
+	Plan     ctxpack.EvidencePlan `json:"plan" jsonschema:"what ctxplan.json holds"`
+}
+
+// addEvidenceReadTools adds the tools that read a workspace.
+func (s *Server) addEvidenceReadTools(read *mcp.ToolAnnotations) {
+	addTool(s, "evidence_plan", "Assemble the evidence workspace (ctx/: hand-picked, ranked system, user and evidence files) without writing anything; the structured result is the plan, ctxplan.json: every file with rank, role, content id, bytes, tokens, status (active, linked, skipped, degraded, truncated, dropped) and why, the totals and ctx_digest; include_prompt gives prompt.mdctx as the text", read, s.evidencePlan, s.evidenceArgs)
+	addTool(s, "evidence_stale", "List the workspace's evidence whose source changed since it was added, by the content id of the span it selected", read, s.evidenceStale, s.evidenceArgs)
+	addTool(s, "evidence_deps", "Show what references what between one workspace file and the others, from the repository index: the names its span defines and who uses them, the names it uses and which files, in the workspace or not, define them", read, s.evidenceDeps, s.evidenceArgs)
+}
+
+// addEvidenceWriteTools adds the tools that change a workspace or write
+// its assembly.
+func (s *Server) addEvidenceWriteTools() {
+	add := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: false, OpenWorldHint: ptr(false)}
+	set := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+	rm := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
+	addTool(s, "evidence_add", "Write: add to the evidence workspace (creating it) a project file, a span of its lines or bytes (path::10,40#tags), or text (selector -), as a ranked file with its provenance; gives the file's tokens and the whole context's total against the budget", add, s.evidenceAdd, s.evidenceArgs)
+	addTool(s, "evidence_toggle", "Write: turn workspace files on or off (name.md and name.md.skip): one file by id, or every file ranked in a range (300-399) with state; links are always on", add, s.evidenceToggle, s.evidenceArgs)
+	addTool(s, "evidence_rank", "Write: give a workspace file another rank (lower is assembled earlier and kept longer under a tight budget)", set, s.evidenceRank, s.evidenceArgs)
+	addTool(s, "evidence_rebase", "Write: renumber the workspace's files ten apart (000, 010… and 100, 110…), keeping their order", set, s.evidenceRebase, s.evidenceArgs)
+	addTool(s, "evidence_remove", "Write: delete workspace files", rm, s.evidenceRemove, s.evidenceArgs)
+	addTool(s, "evidence_focus", "Write: turn off the workspace's evidence that no top hit of a query (through the repository index) overlaps, recording what it turned off; off turns those back on", set, s.evidenceFocus, s.evidenceArgs)
+	addTool(s, "evidence_assemble", "Write: assemble the workspace, fitted to the budget, into build/prompt.mdctx (# System, # User Request, ## Evidence: path sections with provenance) and build/ctxplan.json beside it; the structured result is the two paths and the plan", set, s.evidenceAssemble, s.evidenceArgs)
+}
+
+// evidenceArgs are the bounds of the evidence tools' arguments.
+func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
+	switch name {
+	case "rank":
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(evidence.MaxRank))
+	case "role":
+		p.Enum = enum(evidence.Roles())
+	case "kind":
+		p.Pattern = `^[A-Za-z0-9_-]{1,64}$`
+	case "state":
+		p.Enum = enum([]string{"on", "off"})
+	case "range":
+		p.Pattern = `^[0-9]{1,3}-[0-9]{1,3}$`
+	case "ids":
+		p.MinItems, p.MaxItems = ptr(1), ptr(maxPaths)
+		p.Items.MinLength = ptr(1)
+	case "depth":
+		p.Enum = enum([]string{"meta", "full"})
+	case "top":
+		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxK))
+	case "window":
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(s.o.MaxBudget))
+	case "selector":
+		p.MinLength = ptr(1)
+	default:
+		return false
+	}
+	return true
+}
+
+// workspace opens the project and the workspace dir names for one
+// request; exists requires the workspace to be there. The facade refuses
+// a folder outside the project root; the server also refuses an absolute
+// path, and a workspace whose evidence folder or .focus file is a
+// symlink, which its files would be written through.
+func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.Workspace, error) {
+	if err := confine(dir); err != nil {
+		return nil, nil, err
+	}
+	p, err := s.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	ws, err := p.Workspace(dir)
+	if err != nil {
+		return nil, nil, s.evidenceError(err)
+	}
+	for _, name := range []string{evidence.EvidenceDir, evidence.FocusFile} {
+		info, err := os.Lstat(filepath.Join(ws.Dir, name))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, nil, s.evidenceError(err)
+		case info.Mode()&fs.ModeSymlink != 0:
+			return nil, nil, fmt.Errorf("ctxpack: %s/%s is a symlink; the server writes a workspace's files only in its own folders", ws.Shown, name)
+		}
+	}
+	if exists && !ws.Exists() {
+		return nil, nil, fmt.Errorf("ctxpack: %s: no such workspace (evidence_add creates it; ctx names another)", ws.Shown)
+	}
+	return p, ws, nil
+}
+
+// entries lists a workspace's files, with the warnings of the files it
+// ignored.
+func (s *Server) entries(ws *ctxpack.Workspace) ([]evidence.Entry, []string, error) {
+	entries, warnings, err := ws.List()
+	if err != nil {
+		return nil, nil, s.evidenceError(err)
+	}
+	return entries, orEmpty(warnings), nil
+}
+
+// evidenceRequest is the facade's request for an assembly's arguments, in
+// the server's mode.
+func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
+	return ctxpack.Request{
+		Budget: a.Budget, Window: a.Window, Tokenizer: a.Tokenizer, Overflow: a.Overflow, Depth: a.Depth,
+		NoCache: s.o.ReadOnly,
+		Index:   ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly},
+	}
+}
+
+// evidenceHints turns the CLI's advice in the facade's errors into the
+// tools'.
+var evidenceHints = strings.NewReplacer(
+	"(ctxpack evidence add SELECTOR creates it)", "(evidence_add creates it)",
+	"(ctxpack evidence status lists them)", "(evidence_plan lists them)",
+	"give another --rank, or run ctxpack evidence rebase", "give another rank, or call evidence_rebase",
+	"or --top for more hits", "or a larger top for more hits",
+	"(got --format ", "(got format ",
+	": project: ", ": ",
+)
+
+var evidenceRemoveHint = regexp.MustCompile(`\((?:ctxpack evidence )?remove (\S+) takes it out\)`)
+
+// evidenceError is an error of the evidence workspace as a tool error.
+func (s *Server) evidenceError(err error) error {
+	msg := s.fail(err).Error()
+	msg = evidenceHints.Replace(msg)
+	msg = evidenceRemoveHint.ReplaceAllString(msg, "(evidence_remove with ids [$1] takes it out)")
+	return errors.New(msg)
+}
+
+// entryOut is a workspace file as the tools report it.
+func entryOut(ws *ctxpack.Workspace, e evidence.Entry) EvidenceEntry {
+	return EvidenceEntry{
+		ID: e.ID(), Path: ws.ShownPath(e), Rank: evidence.RankString(e.Rank),
+		Kind: e.Kind, Role: string(e.Role), State: string(e.State),
+	}
+}
+
+// assembleEvidence assembles the workspace under the arguments.
+func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*ctxpack.Project, *ctxpack.Workspace, *ctxpack.EvidenceResult, error) {
+	p, ws, err := s.workspace(a.Ctx, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	res, err := p.AssembleEvidence(ctx, ws, s.evidenceRequest(a), a.FlowID)
+	if err != nil {
+		return nil, nil, nil, s.evidenceError(err)
+	}
+	return p, ws, res, nil
+}
+
+func (s *Server) evidencePlan(ctx context.Context, _ *mcp.CallToolRequest, in EvidencePlanIn) (*mcp.CallToolResult, ctxpack.EvidencePlan, error) {
+	s.evidence.RLock()
+	defer s.evidence.RUnlock()
+	_, _, res, err := s.assembleEvidence(ctx, in.evidenceAssembly)
+	if err != nil {
+		return nil, ctxpack.EvidencePlan{}, err
+	}
+	if in.IncludePrompt {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Prompt)}}}, res.Plan, nil
+	}
+	return nil, res.Plan, nil
+}
+
+func (s *Server) evidenceAssemble(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAssembleIn) (*mcp.CallToolResult, EvidenceAssembleOut, error) {
+	if in.Out != "" {
+		if err := confine(in.Out); err != nil {
+			return nil, EvidenceAssembleOut{}, err
+		}
+	}
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	p, ws, res, err := s.assembleEvidence(ctx, in.evidenceAssembly)
+	if err != nil {
+		return nil, EvidenceAssembleOut{}, err
+	}
+	prompt, plan, err := p.WriteEvidence(ws, res, in.Out)
+	if err != nil {
+		return nil, EvidenceAssembleOut{}, s.evidenceError(err)
+	}
+	return nil, EvidenceAssembleOut{Prompt: prompt, PlanFile: plan, Plan: res.Plan}, nil
+}
+
+func (s *Server) evidenceStale(_ context.Context, _ *mcp.CallToolRequest, in WorkspaceIn) (*mcp.CallToolResult, EvidenceStaleOut, error) {
+	s.evidence.RLock()
+	defer s.evidence.RUnlock()
+	p, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceStaleOut{}, err
+	}
+	rep, err := p.StaleEvidence(ws)
+	if err != nil {
+		return nil, EvidenceStaleOut{}, s.evidenceError(err)
+	}
+	out := EvidenceStaleOut{Stale: []EvidenceStale{}, Checked: rep.Checked, Untracked: rep.Untracked, Links: rep.Links, Warnings: orEmpty(rep.Warnings)}
+	for _, st := range rep.Stale {
+		out.Stale = append(out.Stale, EvidenceStale{
+			EvidenceEntry: entryOut(ws, st.Entry), Selector: st.Selector,
+			Reason: st.Reason, Detail: st.Detail, Was: st.Was, Now: st.Now,
+		})
+	}
+	return nil, out, nil
+}
+
+func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceDepsIn) (*mcp.CallToolResult, EvidenceDepsOut, error) {
+	s.evidence.RLock()
+	defer s.evidence.RUnlock()
+	p, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceDepsOut{}, err
+	}
+	d, err := p.EvidenceDeps(ctx, ws, in.ID, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	if err != nil {
+		return nil, EvidenceDepsOut{}, s.evidenceError(err)
+	}
+	links := func(ls []ctxpack.DepLink) []EvidenceDepLink {
+		out := make([]EvidenceDepLink, 0, len(ls))
+		for _, l := range ls {
+			out = append(out, EvidenceDepLink{Name: l.Name, Entry: l.Entry, Path: l.Path, Lines: l.Lines})
+		}
+		return out
+	}
+	out := EvidenceDepsOut{
+		Entry: d.Entry, Source: d.Source, Defines: orEmpty(d.Defines),
+		Uses: links(d.Uses), Outside: links(d.Outside), UsedBy: make([]EvidenceDepRef, 0, len(d.UsedBy)),
+		Warnings: orEmpty(d.Warnings),
+	}
+	for _, r := range d.UsedBy {
+		out.UsedBy = append(out.UsedBy, EvidenceDepRef{Entry: r.Entry, Line: r.Line, Name: r.Name})
+	}
+	return nil, out, nil
+}
+
+func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAddIn) (*mcp.CallToolResult, EvidenceAddOut, error) {
+	if in.Selector != "-" {
+		if in.Text != "" {
+			return nil, EvidenceAddOut{}, fmt.Errorf(`ctxpack: text is added with selector "-"; a selector names a project file`)
+		}
+		if _, err := evidence.ParseSelector(in.Selector); err != nil {
+			return nil, EvidenceAddOut{}, s.evidenceError(err)
+		}
+	}
+	ar := ctxpack.AddRequest{Selector: in.Selector, Text: in.Text, Role: in.Role, Rank: -1, Kind: in.Kind, Link: in.Link}
+	if in.Rank != nil {
+		ar.Rank = *in.Rank // the schema bounds it
+	}
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	p, ws, err := s.workspace(in.Ctx, false)
+	if err != nil {
+		return nil, EvidenceAddOut{}, err
+	}
+	a, err := p.AddEvidence(ctx, ws, ar, ctxpack.Request{})
+	if err != nil {
+		return nil, EvidenceAddOut{}, s.evidenceError(err)
+	}
+	plan := a.Total.Plan
+	warnings := orEmpty(a.Warnings)
+	if plan.TotalTokens > plan.Budget {
+		warnings = append(warnings, fmt.Sprintf("the active files take %d tokens, over the budget of %d: evidence_assemble will degrade or drop the highest-ranked evidence (evidence_plan shows what)", plan.TotalTokens, plan.Budget))
+	}
+	return nil, EvidenceAddOut{
+		EvidenceEntry: entryOut(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
+		TotalBytes: plan.TotalBytes, TotalTokens: plan.TotalTokens, Budget: plan.Budget, Warnings: warnings,
+	}, nil
+}
+
+func (s *Server) evidenceToggle(_ context.Context, _ *mcp.CallToolRequest, in EvidenceToggleIn) (*mcp.CallToolResult, EvidenceToggleOut, error) {
+	target := in.ID
+	switch {
+	case (in.ID == "") == (in.Range == ""):
+		return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: give id (one file) or range (300-399), one of the two")
+	case in.Range != "":
+		if _, _, ok := evidence.ParseRankRange(in.Range); !ok {
+			return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: range %q is not two ranks from 0 to %d, the first not above the second (300-399)", in.Range, evidence.MaxRank)
+		}
+		if in.State == "" {
+			return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: a range needs state on or off")
+		}
+		target = in.Range
+	}
+	want := map[string]evidence.State{"on": evidence.Active, "off": evidence.Skipped}[in.State] // the schema bounds it
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	_, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceToggleOut{}, err
+	}
+	entries, warnings, err := s.entries(ws)
+	if err != nil {
+		return nil, EvidenceToggleOut{}, err
+	}
+	toggled, err := ws.Toggle(entries, target, want)
+	if err != nil {
+		return nil, EvidenceToggleOut{}, s.evidenceError(err)
+	}
+	out := EvidenceToggleOut{Changed: []EvidenceEntry{}, Left: []EvidenceLeft{}, Warnings: warnings}
+	for _, t := range toggled {
+		if t.Note != "" {
+			out.Left = append(out.Left, EvidenceLeft{entryOut(ws, t.To), t.Note})
+		} else {
+			out.Changed = append(out.Changed, entryOut(ws, t.To))
+		}
+	}
+	return nil, out, nil
+}
+
+func (s *Server) evidenceRank(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRankIn) (*mcp.CallToolResult, EvidenceRankOut, error) {
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	_, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceRankOut{}, err
+	}
+	entries, warnings, err := s.entries(ws)
+	if err != nil {
+		return nil, EvidenceRankOut{}, err
+	}
+	e, err := evidence.Find(entries, in.ID)
+	if err != nil {
+		return nil, EvidenceRankOut{}, s.evidenceError(err)
+	}
+	ne, err := ws.SetRank(entries, e, in.Rank)
+	if err != nil {
+		return nil, EvidenceRankOut{}, s.evidenceError(err)
+	}
+	return nil, EvidenceRankOut{EvidenceMoved{ws.ShownPath(e), entryOut(ws, ne)}, warnings}, nil
+}
+
+func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in WorkspaceIn) (*mcp.CallToolResult, EvidenceRebaseOut, error) {
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	_, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceRebaseOut{}, err
+	}
+	entries, warnings, err := s.entries(ws)
+	if err != nil {
+		return nil, EvidenceRebaseOut{}, err
+	}
+	renamed, err := ws.Rebase(entries)
+	if err != nil {
+		return nil, EvidenceRebaseOut{}, s.evidenceError(err)
+	}
+	out := EvidenceRebaseOut{Renamed: []EvidenceMoved{}, Warnings: warnings}
+	for _, r := range renamed {
+		out.Renamed = append(out.Renamed, EvidenceMoved{ws.ShownPath(r.From), entryOut(ws, r.To)})
+	}
+	return nil, out, nil
+}
+
+func (s *Server) evidenceRemove(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRemoveIn) (*mcp.CallToolResult, EvidenceRemoveOut, error) {
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	_, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceRemoveOut{}, err
+	}
+	entries, warnings, err := s.entries(ws)
+	if err != nil {
+		return nil, EvidenceRemoveOut{}, err
+	}
+	var targets []evidence.Entry
+	for _, id := range in.IDs { // every id is found before anything is deleted
+		e, err := evidence.Find(entries, id)
+		if err != nil {
+			return nil, EvidenceRemoveOut{}, s.evidenceError(err)
+		}
+		if !slices.ContainsFunc(targets, func(t evidence.Entry) bool { return t.Rel == e.Rel }) {
+			targets = append(targets, e)
+		}
+	}
+	out := EvidenceRemoveOut{Removed: []EvidenceEntry{}, Warnings: warnings}
+	for _, e := range targets {
+		if err := ws.Remove(e); err != nil {
+			return nil, EvidenceRemoveOut{}, s.evidenceError(err)
+		}
+		out.Removed = append(out.Removed, entryOut(ws, e))
+	}
+	return nil, out, nil
+}
+
+func (s *Server) evidenceFocus(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceFocusIn) (*mcp.CallToolResult, EvidenceFocusOut, error) {
+	switch {
+	case in.Off && in.Query != "":
+		return nil, EvidenceFocusOut{}, fmt.Errorf("ctxpack: give query (focus on it) or off (turn the focus off), not both")
+	case !in.Off && strings.TrimSpace(in.Query) == "":
+		return nil, EvidenceFocusOut{}, fmt.Errorf("ctxpack: query is empty: give the work at hand, or off to turn the focus off")
+	}
+	s.evidence.Lock()
+	defer s.evidence.Unlock()
+	p, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceFocusOut{}, err
+	}
+	if in.Off {
+		on, warnings, err := p.FocusOff(ws)
+		if err != nil {
+			return nil, EvidenceFocusOut{}, s.evidenceError(err)
+		}
+		return nil, EvidenceFocusOut{Files: []EvidenceFocused{}, Restored: orEmpty(on), Warnings: orEmpty(warnings)}, nil
+	}
+	rep, err := p.FocusEvidence(ctx, ws, in.Query, in.Top, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	if err != nil {
+		return nil, EvidenceFocusOut{}, s.evidenceError(err)
+	}
+	out := EvidenceFocusOut{Query: rep.Query, Files: []EvidenceFocused{}, Restored: orEmpty(rep.Restored), Warnings: orEmpty(rep.Warnings)}
+	for _, f := range rep.Entries {
+		out.Files = append(out.Files, EvidenceFocused{entryOut(ws, f.Entry), f.Kept, f.Why})
+	}
+	return nil, out, nil
+}
