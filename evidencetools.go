@@ -71,27 +71,29 @@ func (p *Project) readSourced(ws *Workspace, entries []evidence.Entry) ([]source
 // StaleEntry is a workspace file whose source no longer holds the text it
 // was made from.
 type StaleEntry struct {
-	Entry    evidence.Entry
-	Path     string // the workspace file, relative to the root
-	Selector string // where its text came from
+	EvidenceEntry
+	Entry    evidence.Entry `json:"-"`
+	Selector string         `json:"selector" jsonschema:"where its text came from"`
 	// Reason: "changed" (the span's text has another content id now),
 	// "missing" (the file is gone, or the span is past its end: Detail
 	// says which) or "unreadable".
-	Reason string
-	Detail string
-	Was    string // the content id recorded
-	Now    string // the content id now; "" when it cannot be read
+	Reason string `json:"reason" jsonschema:"changed (the span's text is not what was added), missing (the file is gone, or the span ends past it) or unreadable"`
+	Detail string `json:"detail,omitempty"`
+	Was    string `json:"was" jsonschema:"the content id recorded when it was added"`
+	Now    string `json:"now,omitempty" jsonschema:"the content id now; absent when it cannot be read"`
 }
 
 // StaleReport is what evidence stale found.
 type StaleReport struct {
-	Stale []StaleEntry
+	Stale []StaleEntry `json:"stale"`
 	// Checked counts the files with a project-file provenance that were
 	// compared; Untracked the files without one (written by hand, or from
 	// text), which cannot go stale. Links read their file afresh and are
 	// never stale.
-	Checked, Untracked, Links int
-	Warnings                  []string
+	Checked   int      `json:"checked" jsonschema:"the files made from a project file, compared"`
+	Untracked int      `json:"untracked" jsonschema:"the files written from text or by hand, which cannot go stale"`
+	Links     int      `json:"links" jsonschema:"the links, read afresh and never stale"`
+	Warnings  []string `json:"warnings"`
 }
 
 // StaleEvidence compares every workspace file made from a project file
@@ -102,7 +104,7 @@ func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
 		return nil, err
 	}
 	files, warns := p.readSourced(ws, entries)
-	rep := &StaleReport{Warnings: append(warnings, warns...)}
+	rep := &StaleReport{Stale: []StaleEntry{}, Warnings: append(append([]string{}, warnings...), warns...)}
 	for _, s := range files {
 		switch {
 		case s.entry.State == evidence.Linked:
@@ -113,7 +115,7 @@ func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
 			continue
 		}
 		rep.Checked++
-		st := StaleEntry{Entry: s.entry, Path: ws.ShownPath(s.entry), Selector: s.sel.String(), Was: s.prov.CID}
+		st := StaleEntry{EvidenceEntry: ViewEntry(ws, s.entry), Entry: s.entry, Selector: s.sel.String(), Was: s.prov.CID}
 		ex, err := p.readSelector(*s.sel)
 		switch {
 		case err == nil && ex.CID == s.prov.CID:
@@ -133,19 +135,19 @@ func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
 
 // FocusEntry is what focus did with one evidence file.
 type FocusEntry struct {
-	Entry evidence.Entry // as it is after focus
-	Path  string
+	EvidenceEntry                // as it is after focus
+	Entry         evidence.Entry `json:"-"`
 	// Kept says the file stays on; Why says why, or why it was turned off.
-	Kept bool
-	Why  string
+	Kept bool   `json:"kept" jsonschema:"whether it stays on"`
+	Why  string `json:"why"`
 }
 
 // FocusReport is the result of a focus.
 type FocusReport struct {
-	Query    string
-	Entries  []FocusEntry
-	Restored []string // files a previous focus had turned off, turned back on first
-	Warnings []string
+	Query    string       `json:"query,omitempty"`
+	Files    []FocusEntry `json:"files" jsonschema:"each evidence file that was on: kept, or turned off and why"`
+	Restored []string     `json:"restored" jsonschema:"the files a previous focus had turned off, turned back on (first, for a new focus)"`
+	Warnings []string     `json:"warnings"`
 }
 
 // FocusEvidence turns off the evidence files that are not relevant to
@@ -164,12 +166,12 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 	if top <= 0 {
 		top = 20
 	}
-	rep := &FocusReport{Query: query}
+	rep := &FocusReport{Query: query, Files: []FocusEntry{}}
 	restored, warns, err := p.FocusOff(ws)
 	if err != nil {
 		return nil, err
 	}
-	rep.Restored, rep.Warnings = restored, warns
+	rep.Restored, rep.Warnings = append([]string{}, restored...), append([]string{}, warns...)
 	entries, warnings, err := ws.List()
 	if err != nil {
 		return nil, err
@@ -188,7 +190,7 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 		if s.entry.Role != evidence.Evidence {
 			continue
 		}
-		fe := FocusEntry{Entry: s.entry, Path: ws.ShownPath(s.entry)}
+		fe := FocusEntry{EvidenceEntry: ViewEntry(ws, s.entry), Entry: s.entry}
 		fe.Kept, fe.Why = p.relevant(s, fe.Path, hits, terms)
 		switch {
 		case s.entry.State == evidence.Skipped:
@@ -199,9 +201,9 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 			off = append(off, fe)
 			continue
 		}
-		rep.Entries = append(rep.Entries, fe)
+		rep.Files = append(rep.Files, fe)
 	}
-	kept := slices.ContainsFunc(rep.Entries, func(f FocusEntry) bool { return f.Entry.State != evidence.Linked })
+	kept := slices.ContainsFunc(rep.Files, func(f FocusEntry) bool { return f.Entry.State != evidence.Linked })
 	if !kept && len(off) > 0 {
 		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was turned off (try other words, or --top for more hits)", query)
 	}
@@ -211,14 +213,14 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 		if err != nil {
 			return nil, err
 		}
-		fe.Entry, fe.Path = ne, ws.ShownPath(ne)
+		fe.Entry, fe.EvidenceEntry = ne, ViewEntry(ws, ne)
 		record = append(record, ne.Rel)
-		rep.Entries = append(rep.Entries, fe)
+		rep.Files = append(rep.Files, fe)
 	}
 	if err := ws.SetFocused(record); err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(rep.Entries, func(a, b FocusEntry) int {
+	slices.SortStableFunc(rep.Files, func(a, b FocusEntry) int {
 		return strings.Compare(entryOrderKey(a.Entry), entryOrderKey(b.Entry))
 	})
 	return rep, nil
@@ -303,33 +305,33 @@ func (p *Project) FocusOff(ws *Workspace) ([]string, []string, error) {
 
 // DepLink is a name one file uses and where it is defined.
 type DepLink struct {
-	Name  string
-	Entry string // the workspace file that holds the definition ("" when none does)
-	Path  string // the definition's file and lines
-	Lines [2]int
+	Name  string `json:"name"`
+	Entry string `json:"entry,omitempty" jsonschema:"the workspace file that holds the definition"`
+	Path  string `json:"path" jsonschema:"the definition's file"`
+	Lines [2]int `json:"lines" jsonschema:"the definition's first and last line"`
 }
 
 // DepRef is a use of a name in a workspace file.
 type DepRef struct {
-	Entry string // the workspace file that uses it
-	Line  int    // the line of that file
-	Name  string
+	Entry string `json:"entry" jsonschema:"the workspace file that uses it"`
+	Line  int    `json:"line"`
+	Name  string `json:"name"`
 }
 
 // Deps is what references what around one workspace file.
 type Deps struct {
-	Entry   string   // the file asked about, relative to the root
-	Source  string   // the selector it came from; "" when none
-	Defines []string // the names its span defines (from the index's chunks)
+	Entry   string   `json:"entry" jsonschema:"the file asked about"`
+	Source  string   `json:"source,omitempty" jsonschema:"the selector it came from"`
+	Defines []string `json:"defines" jsonschema:"the names its span defines"`
 	// Uses are the names it uses that another workspace file defines;
 	// Outside the names it uses that the project defines where no
 	// workspace file reaches (evidence that may be missing).
-	Uses    []DepLink
-	Outside []DepLink
+	Uses    []DepLink `json:"uses" jsonschema:"the names it uses that another workspace file defines"`
+	Outside []DepLink `json:"outside" jsonschema:"the names it uses that the project defines where no workspace file reaches: evidence that may be missing"`
 	// UsedBy are the lines of other workspace files that use a name it
 	// defines.
-	UsedBy   []DepRef
-	Warnings []string
+	UsedBy   []DepRef `json:"used_by" jsonschema:"the lines of other workspace files that use a name it defines"`
+	Warnings []string `json:"warnings"`
 }
 
 // maxDefinitions is how many definitions a name may have for deps to
@@ -357,7 +359,8 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 	}
 	defer oi.Close()
 	files, w2 := p.readSourced(ws, entries)
-	d := &Deps{Entry: ws.ShownPath(target), Warnings: append(append(warnings, warns...), w2...)}
+	d := &Deps{Entry: ws.ShownPath(target), Defines: []string{}, Uses: []DepLink{}, Outside: []DepLink{}, UsedBy: []DepRef{},
+		Warnings: append(append(append([]string{}, warnings...), warns...), w2...)}
 	spans := make([][2]int, len(files))
 	defines := make([][]string, len(files))
 	ti := -1

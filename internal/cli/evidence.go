@@ -652,15 +652,15 @@ When nothing is relevant, nothing is turned off.`,
 				fmt.Fprintf(o.ios.Out, "undid the previous focus: %d files back on\n", len(rep.Restored))
 			}
 			kept := 0
-			for _, f := range rep.Entries {
+			for _, f := range rep.Files {
 				mark := "off "
 				if f.Kept {
 					mark = "keep"
 					kept++
 				}
-				fmt.Fprintf(o.ios.Out, "  %s %s: %s\n", mark, f.Entry.ID(), f.Why)
+				fmt.Fprintf(o.ios.Out, "  %s %s: %s\n", mark, f.ID, f.Why)
 			}
-			fmt.Fprintf(o.ios.Out, "✓ focus on %q: %d evidence files kept, %d turned off (ctxpack evidence focus off restores them)\n", query, kept, len(rep.Entries)-kept)
+			fmt.Fprintf(o.ios.Out, "✓ focus on %q: %d evidence files kept, %d turned off (ctxpack evidence focus off restores them)\n", query, kept, len(rep.Files)-kept)
 			return nil
 		},
 	}
@@ -760,9 +760,6 @@ compare; links read their file afresh and are never stale.`,
 			}
 			o.ios.WarnAll(rep.Warnings)
 			if o.g.format == "json" {
-				if rep.Stale == nil {
-					rep.Stale = []ctxpack.StaleEntry{}
-				}
 				if err := writeJSON(o.ios.Out, rep); err != nil {
 					return err
 				}

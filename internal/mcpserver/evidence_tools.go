@@ -98,15 +98,9 @@ type EvidenceDepsIn struct {
 	ID string `json:"id" jsonschema:"the file: its name, its id (100_app_py) or a rank that one file has"`
 }
 
-// EvidenceEntry is a workspace file as the evidence tools report it.
-type EvidenceEntry struct {
-	ID    string `json:"id" jsonschema:"rank and kind: 100_app_py"`
-	Path  string `json:"path" jsonschema:"the file, relative to the project root"`
-	Rank  string `json:"rank" jsonschema:"three digits"`
-	Kind  string `json:"kind"`
-	Role  string `json:"role" jsonschema:"system, user or evidence"`
-	State string `json:"state" jsonschema:"active, skipped (a .md.skip file, left out) or linked (a .link file, always active)"`
-}
+// EvidenceEntry is a workspace file as the evidence tools report it (the
+// CLI's json shows the same).
+type EvidenceEntry = ctxpack.EvidenceEntry
 
 // EvidenceLeft is a file a tool left as it was, and why.
 type EvidenceLeft struct {
@@ -158,65 +152,13 @@ type EvidenceRemoveOut struct {
 	Warnings []string        `json:"warnings"`
 }
 
-// EvidenceFocused is what a focus did with one evidence file.
-type EvidenceFocused struct {
-	EvidenceEntry
-	Kept bool   `json:"kept" jsonschema:"whether it stays on"`
-	Why  string `json:"why"`
-}
-
-// EvidenceFocusOut is the result of the evidence_focus tool.
-type EvidenceFocusOut struct {
-	Query    string            `json:"query,omitempty"`
-	Files    []EvidenceFocused `json:"files" jsonschema:"each evidence file that was on: kept, or turned off and why"`
-	Restored []string          `json:"restored" jsonschema:"the files a previous focus had turned off, turned back on (first, for a new focus)"`
-	Warnings []string          `json:"warnings"`
-}
-
-// EvidenceStale is a workspace file whose source changed.
-type EvidenceStale struct {
-	EvidenceEntry
-	Selector string `json:"selector" jsonschema:"where its text came from"`
-	Reason   string `json:"reason" jsonschema:"changed (the span's text is not what was added), missing (the file is gone, or the span ends past it) or unreadable"`
-	Detail   string `json:"detail,omitempty"`
-	Was      string `json:"was" jsonschema:"the content id recorded when it was added"`
-	Now      string `json:"now,omitempty" jsonschema:"the content id now; absent when it cannot be read"`
-}
-
-// EvidenceStaleOut is the result of the evidence_stale tool.
-type EvidenceStaleOut struct {
-	Stale     []EvidenceStale `json:"stale"`
-	Checked   int             `json:"checked" jsonschema:"the files made from a project file, compared"`
-	Untracked int             `json:"untracked" jsonschema:"the files written from text or by hand, which cannot go stale"`
-	Links     int             `json:"links" jsonschema:"the links, read afresh and never stale"`
-	Warnings  []string        `json:"warnings"`
-}
-
-// EvidenceDepLink is a name a file uses and where it is defined.
-type EvidenceDepLink struct {
-	Name  string `json:"name"`
-	Entry string `json:"entry,omitempty" jsonschema:"the workspace file that holds the definition"`
-	Path  string `json:"path" jsonschema:"the definition's file"`
-	Lines [2]int `json:"lines" jsonschema:"the definition's first and last line"`
-}
-
-// EvidenceDepRef is a use of a name in a workspace file.
-type EvidenceDepRef struct {
-	Entry string `json:"entry" jsonschema:"the workspace file that uses it"`
-	Line  int    `json:"line"`
-	Name  string `json:"name"`
-}
-
-// EvidenceDepsOut is the result of the evidence_deps tool.
-type EvidenceDepsOut struct {
-	Entry    string            `json:"entry" jsonschema:"the file asked about"`
-	Source   string            `json:"source,omitempty" jsonschema:"the selector it came from"`
-	Defines  []string          `json:"defines" jsonschema:"the names its span defines"`
-	Uses     []EvidenceDepLink `json:"uses" jsonschema:"the names it uses that another workspace file defines"`
-	Outside  []EvidenceDepLink `json:"outside" jsonschema:"the names it uses that the project defines where no workspace file reaches: evidence that may be missing"`
-	UsedBy   []EvidenceDepRef  `json:"used_by" jsonschema:"the lines of other workspace files that use a name it defines"`
-	Warnings []string          `json:"warnings"`
-}
+// The results of evidence_focus, evidence_stale and evidence_deps are the
+// facade's, which the CLI's json shows too.
+type (
+	EvidenceFocusOut = ctxpack.FocusReport
+	EvidenceStaleOut = ctxpack.StaleReport
+	EvidenceDepsOut  = ctxpack.Deps
+)
 
 // EvidenceAssembleOut is the result of the evidence_assemble tool.
 type EvidenceAssembleOut struct {
@@ -352,12 +294,7 @@ func (s *Server) evidenceError(err error) error {
 }
 
 // entryOut is a workspace file as the tools report it.
-func entryOut(ws *ctxpack.Workspace, e evidence.Entry) EvidenceEntry {
-	return EvidenceEntry{
-		ID: e.ID(), Path: ws.ShownPath(e), Rank: evidence.RankString(e.Rank),
-		Kind: e.Kind, Role: string(e.Role), State: string(e.State),
-	}
-}
+func entryOut(ws *ctxpack.Workspace, e evidence.Entry) EvidenceEntry { return ctxpack.ViewEntry(ws, e) }
 
 // assembleEvidence assembles the workspace under the arguments.
 func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*ctxpack.Project, *ctxpack.Workspace, *ctxpack.EvidenceResult, error) {
@@ -415,14 +352,8 @@ func (s *Server) evidenceStale(_ context.Context, _ *mcp.CallToolRequest, in Wor
 	if err != nil {
 		return nil, EvidenceStaleOut{}, s.evidenceError(err)
 	}
-	out := EvidenceStaleOut{Stale: []EvidenceStale{}, Checked: rep.Checked, Untracked: rep.Untracked, Links: rep.Links, Warnings: orEmpty(rep.Warnings)}
-	for _, st := range rep.Stale {
-		out.Stale = append(out.Stale, EvidenceStale{
-			EvidenceEntry: entryOut(ws, st.Entry), Selector: st.Selector,
-			Reason: st.Reason, Detail: st.Detail, Was: st.Was, Now: st.Now,
-		})
-	}
-	return nil, out, nil
+	rep.Warnings = orEmpty(rep.Warnings)
+	return nil, *rep, nil
 }
 
 func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceDepsIn) (*mcp.CallToolResult, EvidenceDepsOut, error) {
@@ -436,22 +367,8 @@ func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in Ev
 	if err != nil {
 		return nil, EvidenceDepsOut{}, s.evidenceError(err)
 	}
-	links := func(ls []ctxpack.DepLink) []EvidenceDepLink {
-		out := make([]EvidenceDepLink, 0, len(ls))
-		for _, l := range ls {
-			out = append(out, EvidenceDepLink{Name: l.Name, Entry: l.Entry, Path: l.Path, Lines: l.Lines})
-		}
-		return out
-	}
-	out := EvidenceDepsOut{
-		Entry: d.Entry, Source: d.Source, Defines: orEmpty(d.Defines),
-		Uses: links(d.Uses), Outside: links(d.Outside), UsedBy: make([]EvidenceDepRef, 0, len(d.UsedBy)),
-		Warnings: orEmpty(d.Warnings),
-	}
-	for _, r := range d.UsedBy {
-		out.UsedBy = append(out.UsedBy, EvidenceDepRef{Entry: r.Entry, Line: r.Line, Name: r.Name})
-	}
-	return nil, out, nil
+	d.Warnings = orEmpty(d.Warnings)
+	return nil, *d, nil
 }
 
 func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAddIn) (*mcp.CallToolResult, EvidenceAddOut, error) {
@@ -621,15 +538,12 @@ func (s *Server) evidenceFocus(ctx context.Context, _ *mcp.CallToolRequest, in E
 		if err != nil {
 			return nil, EvidenceFocusOut{}, s.evidenceError(err)
 		}
-		return nil, EvidenceFocusOut{Files: []EvidenceFocused{}, Restored: orEmpty(on), Warnings: orEmpty(warnings)}, nil
+		return nil, EvidenceFocusOut{Files: []ctxpack.FocusEntry{}, Restored: orEmpty(on), Warnings: orEmpty(warnings)}, nil
 	}
 	rep, err := p.FocusEvidence(ctx, ws, in.Query, in.Top, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
 	if err != nil {
 		return nil, EvidenceFocusOut{}, s.evidenceError(err)
 	}
-	out := EvidenceFocusOut{Query: rep.Query, Files: []EvidenceFocused{}, Restored: orEmpty(rep.Restored), Warnings: orEmpty(rep.Warnings)}
-	for _, f := range rep.Entries {
-		out.Files = append(out.Files, EvidenceFocused{entryOut(ws, f.Entry), f.Kept, f.Why})
-	}
-	return nil, out, nil
+	rep.Restored, rep.Warnings = orEmpty(rep.Restored), orEmpty(rep.Warnings)
+	return nil, *rep, nil
 }
