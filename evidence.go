@@ -75,7 +75,7 @@ func (p *Project) ReadSelector(s string) (*Excerpt, error) {
 
 func (p *Project) readSelector(sel evidence.Selector) (*Excerpt, error) {
 	if _, err := project.Resolve(p.Root, p.Root, filepath.FromSlash(sel.Path)); err != nil {
-		return nil, fmt.Errorf("ctxpack: %s: %w", sel, err)
+		return nil, fmt.Errorf("ctxpack: %w", err) // it names the path
 	}
 	info, err := fs.Stat(p.FS, sel.Path)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/evidence"
+	"github.com/ctxpack/ctxpack/internal/project"
 )
 
 // evidenceProject writes a project of files (slash path → text) with a
@@ -396,5 +397,35 @@ func BenchmarkAssembleEvidence(b *testing.B) {
 		if err != nil || len(res.Plan.Parts) != 200 {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestEvidenceKeptOutOfIndex checks that a workspace's files and what
+// assemble writes are left out of the project walk, and nothing else is,
+// even when the workspace is a folder that holds other files.
+func TestEvidenceKeptOutOfIndex(t *testing.T) {
+	dir := t.TempDir()
+	p := evidenceProject(t, dir, map[string]string{"src/a.go": numbered("a", 5), "src/b.go": numbered("b", 5)})
+	ws, err := p.Workspace("src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, p, ws, AddRequest{Selector: "src/a.go"})
+	mustAdd(t, p, ws, AddRequest{Selector: "-", Text: "why", Role: "user"})
+	res := assembleDigest(t, p, ws, 4000)
+	if _, _, err := p.WriteEvidence(ws, res, "src"); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := project.Walk(p.FS, nil, project.WalkOptions{IncludeHidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	want := []string{".ctxpack/config.yaml", "src/.ctxpackignore", "src/a.go", "src/b.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("walk = %v, want %v", got, want)
 	}
 }

@@ -139,6 +139,9 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 		return nil, fmt.Errorf("ctxpack: evidence assembles the mdctx format (got --format %s)", req.Format)
 	}
 	req.Format = string(render.MDCtx)
+	if req.Depth != "" && req.Depth != pack.Meta.String() && req.Depth != "stub" && req.Depth != pack.Full.String() {
+		return nil, fmt.Errorf("ctxpack: evidence is shown whole or as a stub: depth must be meta or full (got %q)", req.Depth)
+	}
 	o, err := p.options(req)
 	if err != nil {
 		return nil, err
@@ -348,7 +351,7 @@ func (p *Project) WriteEvidence(ws *Workspace, res *EvidenceResult, dir string) 
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return "", "", fmt.Errorf("ctxpack: %w", err)
 	}
-	if err := evidence.KeepOutOfIndex(abs); err != nil {
+	if err := evidence.KeepOutOfIndex(abs, evidence.BuildPatterns); err != nil {
 		return "", "", err
 	}
 	data, err := res.PlanJSON()

@@ -51,6 +51,11 @@ func (o *evidenceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspac
 // request is the assembly request of the global flags and --overflow.
 func (o *evidenceOptions) request() (ctxpack.Request, error) {
 	req := ctxpack.Request{Budget: o.g.budget, Window: o.g.window, Tokenizer: o.g.tokenizer, Overflow: o.overflow, Depth: o.depth}
+	switch o.depth {
+	case "", "meta", "stub", "full":
+	default:
+		return req, usagef("--depth must be meta or full: evidence is shown whole or as a stub (got %q)", o.depth)
+	}
 	if o.g.reserves != "" {
 		r, err := parseReserves(o.g.reserves)
 		if err != nil {

@@ -226,6 +226,9 @@ func (w *Workspace) Exists() bool {
 // path), from its top and its evidence folder, and a warning for every
 // other file there. Names starting with "." are not listed.
 func (w *Workspace) List() ([]Entry, []string, error) {
+	if err := w.checkOwn(); err != nil {
+		return nil, nil, err
+	}
 	var entries []Entry
 	var warnings []string
 	for _, sub := range []string{"", EvidenceDir} {
@@ -407,11 +410,14 @@ func (w *Workspace) Write(entries []Entry, e Entry, data []byte) (Entry, error) 
 	if e.Role == Evidence {
 		dir = EvidenceDir
 	}
+	if err := w.checkOwn(); err != nil {
+		return Entry{}, err
+	}
 	e.Rel = path.Join(dir, FileName(e.Rank, e.Kind, e.Role, e.State))
 	if err := os.MkdirAll(w.abs(dir), 0o755); err != nil {
 		return Entry{}, fmt.Errorf("evidence: %w", err)
 	}
-	if err := KeepOutOfIndex(w.Dir); err != nil {
+	if err := KeepOutOfIndex(w.Dir, WorkspacePatterns); err != nil {
 		return Entry{}, err
 	}
 	f, err := os.OpenFile(w.abs(e.Rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -434,18 +440,70 @@ func (w *Workspace) Write(entries []Entry, e Entry, data []byte) (Entry, error) 
 // honours it in every folder.
 const IgnoreFile = ".ctxpackignore"
 
-// KeepOutOfIndex writes an ignore file that keeps everything in dir out
-// of the project's walk, unless dir has one: a workspace and its build
-// folder hold copies of project text, which would otherwise be indexed,
-// searched and packed twice.
-func KeepOutOfIndex(dir string) error {
+// ignoreMarker starts the block KeepOutOfIndex writes.
+const ignoreMarker = "# ctxpack evidence:"
+
+// The patterns that keep a workspace's files, and what assemble writes,
+// out of the walk: only those names, so that a workspace or build folder
+// that holds other files too hides nothing else.
+var (
+	WorkspacePatterns = []string{"/" + EvidenceDir + "/", "/[0-9][0-9][0-9]_*.md", "/[0-9][0-9][0-9]_*.md.skip", "/[0-9][0-9][0-9]_*.link", "/" + FocusFile}
+	BuildPatterns     = []string{"/prompt.mdctx", "/ctxplan.json"}
+)
+
+// KeepOutOfIndex makes the ignore file of dir hold patterns, appending a
+// block of those it lacks: a workspace and its
+// build folder hold copies of project text, which the index, retrieval and
+// pack would otherwise find twice. It never removes a line.
+func KeepOutOfIndex(dir string, patterns []string) error {
 	p := filepath.Join(dir, IgnoreFile)
-	if _, err := os.Lstat(p); err == nil {
+	if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("evidence: %s is not a regular file", p)
+	}
+	old, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	have := map[string]bool{}
+	for line := range strings.SplitSeq(string(old), "\n") {
+		have[strings.TrimSpace(line)] = true
+	}
+	var missing []string
+	for _, pat := range patterns {
+		if !have[pat] {
+			missing = append(missing, pat)
+		}
+	}
+	if len(missing) == 0 {
 		return nil
 	}
-	data := "# Written by ctxpack: this folder holds copies of project text (an evidence\n# workspace, or what it assembles), kept out of ctxpack's index and packs.\n*\n"
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+	block := ignoreMarker + " copies of project text, kept out of ctxpack's index and packs\n" + strings.Join(missing, "\n") + "\n"
+	if len(old) > 0 {
+		block = "\n" + block
+		if !strings.HasSuffix(string(old), "\n") {
+			block = "\n" + block
+		}
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
+	}
+	if _, err := f.WriteString(block); err != nil {
+		f.Close()
+		return fmt.Errorf("evidence: %w", err)
+	}
+	return f.Close()
+}
+
+// checkOwn refuses a workspace whose evidence folder or focus record is
+// a symlink: its files would be read and written through it, perhaps
+// outside the project.
+func (w *Workspace) checkOwn() error {
+	for _, name := range []string{EvidenceDir, FocusFile, IgnoreFile} {
+		info, err := os.Lstat(w.abs(name))
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("evidence: %s is a symlink; a workspace's files are kept in its own folders", path.Join(w.Shown, name))
+		}
 	}
 	return nil
 }
@@ -631,6 +689,9 @@ func (w *Workspace) Link(e Entry) (Selector, error) {
 // Focused returns the files focus turned off (paths relative to the
 // folder), in the order it recorded them; none when no focus is on.
 func (w *Workspace) Focused() ([]string, error) {
+	if err := w.checkOwn(); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(w.abs(FocusFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -649,6 +710,9 @@ func (w *Workspace) Focused() ([]string, error) {
 
 // SetFocused records the files focus turned off; none removes the record.
 func (w *Workspace) SetFocused(rels []string) error {
+	if err := w.checkOwn(); err != nil {
+		return err
+	}
 	if len(rels) == 0 {
 		if err := os.Remove(w.abs(FocusFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("evidence: %w", err)

@@ -375,3 +375,48 @@ func TestToggle(t *testing.T) {
 		}
 	}
 }
+
+func TestSymlinkedFoldersRefused(t *testing.T) {
+	w := newWorkspace(t, "000_p.system.md")
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(w.Dir, EvidenceDir)); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if _, _, err := w.List(); err == nil || !strings.Contains(err.Error(), "ctx/evidence is a symlink") {
+		t.Errorf("List with a symlinked evidence folder: %v", err)
+	}
+	if _, err := w.Write(nil, Entry{Rank: 100, Kind: "a", Role: Evidence, State: Active}, []byte("x")); err == nil {
+		t.Error("Write through a symlinked evidence folder: no error")
+	}
+	if des, _ := os.ReadDir(outside); len(des) != 0 {
+		t.Errorf("files written outside: %v", des)
+	}
+	w2 := newWorkspace(t, "000_p.system.md")
+	if err := os.Symlink(filepath.Join(outside, "focus"), filepath.Join(w2.Dir, FocusFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.SetFocused([]string{"x"}); err == nil {
+		t.Error("SetFocused through a symlink: no error")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "focus")); err == nil {
+		t.Error("the focus record was written outside")
+	}
+}
+
+func TestKeepOutOfIndex(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, IgnoreFile)
+	if err := os.WriteFile(p, []byte("*.log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second call finds the block and adds nothing
+		if err := KeepOutOfIndex(dir, BuildPatterns); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(p)
+	want := "*.log\n\n" + ignoreMarker + " copies of project text, kept out of ctxpack's index and packs\n/prompt.mdctx\n/ctxplan.json\n"
+	if string(data) != want {
+		t.Errorf("ignore file:\n%s\nwant:\n%s", data, want)
+	}
+}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -221,9 +218,9 @@ func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
 
 // workspace opens the project and the workspace dir names for one
 // request; exists requires the workspace to be there. The facade refuses
-// a folder outside the project root; the server also refuses an absolute
-// path, and a workspace whose evidence folder or .focus file is a
-// symlink, which its files would be written through.
+// a folder outside the project root, and a workspace whose evidence
+// folder or .focus file is a symlink; the server also refuses an absolute
+// path.
 func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.Workspace, error) {
 	if err := confine(dir); err != nil {
 		return nil, nil, err
@@ -235,16 +232,6 @@ func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.
 	ws, err := p.Workspace(dir)
 	if err != nil {
 		return nil, nil, s.evidenceError(err)
-	}
-	for _, name := range []string{evidence.EvidenceDir, evidence.FocusFile} {
-		info, err := os.Lstat(filepath.Join(ws.Dir, name))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return nil, nil, s.evidenceError(err)
-		case info.Mode()&fs.ModeSymlink != 0:
-			return nil, nil, fmt.Errorf("ctxpack: %s/%s is a symlink; the server writes a workspace's files only in its own folders", ws.Shown, name)
-		}
 	}
 	if exists && !ws.Exists() {
 		return nil, nil, fmt.Errorf("ctxpack: %s: no such workspace (evidence_add creates it; ctx names another)", ws.Shown)
