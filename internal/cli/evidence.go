@@ -274,22 +274,28 @@ prompt.mdctx, measured alone; the total is counted on the assembled
 prompt. --format json prints the plan (as 'evidence plan').`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.g.textOrJSON("evidence status"); err != nil {
-				return err
-			}
-			_, ws, res, err := o.assembleFor(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if o.g.format == "json" {
-				return writePlan(o.ios, res)
-			}
-			o.ios.WarnAll(res.Plan.Warnings)
-			return writeStatus(o.ios.Out, ws, res)
+			return o.showPlan(cmd.Context(), "evidence status", writeStatus)
 		},
 	}
 	o.addAssembleFlags(cmd.Flags())
 	return cmd
+}
+
+// showPlan assembles the workspace and prints the plan under --format
+// json, else what text writes.
+func (o *evidenceOptions) showPlan(ctx context.Context, command string, text func(io.Writer, *ctxpack.Workspace, *ctxpack.EvidenceResult) error) error {
+	if err := o.g.textOrJSON(command); err != nil {
+		return err
+	}
+	_, ws, res, err := o.assembleFor(ctx)
+	if err != nil {
+		return err
+	}
+	if o.g.format == "json" {
+		return writePlan(o.ios, res)
+	}
+	o.ios.WarnAll(res.Plan.Warnings)
+	return text(o.ios.Out, ws, res)
 }
 
 func writePlan(ios *IOStreams, res *ctxpack.EvidenceResult) error {
@@ -371,25 +377,14 @@ degrade, truncate or drop at this budget (with the budget each dropped file
 needs), and what the skipped files would add.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.g.textOrJSON("evidence budget"); err != nil {
-				return err
-			}
-			_, _, res, err := o.assembleFor(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if o.g.format == "json" {
-				return writePlan(o.ios, res)
-			}
-			o.ios.WarnAll(res.Plan.Warnings)
-			return writeEvidenceBudget(o.ios.Out, res)
+			return o.showPlan(cmd.Context(), "evidence budget", writeEvidenceBudget)
 		},
 	}
 	o.addAssembleFlags(cmd.Flags())
 	return cmd
 }
 
-func writeEvidenceBudget(w io.Writer, res *ctxpack.EvidenceResult) error {
+func writeEvidenceBudget(w io.Writer, _ *ctxpack.Workspace, res *ctxpack.EvidenceResult) error {
 	plan := res.Plan
 	byRole := map[string]int{}
 	files := map[string]int{}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/project"
 )
 
 // Role is what a workspace file is to the model (the mdctx seed's
@@ -308,7 +310,7 @@ func Find(entries []Entry, id string) (Entry, error) {
 		for i, e := range entries {
 			ids[i] = e.ID()
 		}
-		if s := nearestID(id, ids); s != "" {
+		if s := project.Suggest(id, ids); s != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", s)
 		} else if len(ids) > 0 {
 			msg += " (ctxpack evidence status lists them)"
@@ -320,37 +322,6 @@ func Find(entries []Entry, id string) (Entry, error) {
 		names[i] = e.Rel
 	}
 	return Entry{}, fmt.Errorf("evidence: %q names %d files: %s; give the file name", id, len(found), strings.Join(names, ", "))
-}
-
-// nearest is the candidate closest to s by edit distance, if it is close.
-func nearestID(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
-	for _, c := range candidates {
-		if d := idDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func idDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // NextRank is the rank a new file of role gets: ten past the highest
