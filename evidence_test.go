@@ -253,6 +253,7 @@ func TestEvidenceStaleExact(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	t.Logf("%d of 60 edits reached a span", staleRounds)
 	if staleRounds < 20 || staleRounds > 50 {
 		t.Errorf("%d of 60 rounds made evidence stale: the edits should hit spans and miss them", staleRounds)
 	}
