@@ -2,9 +2,11 @@ package pack
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
@@ -107,6 +109,55 @@ func TestCutPartIsTruncated(t *testing.T) {
 		}
 		if p.Key == "b" && p.Reason != parts[1].Cut {
 			t.Errorf("b: reason %q", p.Reason)
+		}
+	}
+}
+
+// In mdctx the "# System" and "# User Request" headings are counted with
+// the part that starts their section, as markdown's are: at no budget does
+// the final check have to remove a part the fitter placed, and a left-out
+// part's need_budget is a budget at which it is shown.
+func TestMDCtxSectionHeadingsCounted(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []Part
+	for i := range 8 {
+		p := Part{Key: fmt.Sprintf("p%d", i), Type: "evidence", Section: i, Priority: -i,
+			Text: full(fmt.Sprintf("evidence %d: %s", i, strings.Repeat("word ", 5+2*i)))}
+		switch i {
+		case 0, 1:
+			p.Heading = "System"
+		case 2:
+			p.Heading = "User Request"
+		}
+		parts = append(parts, p)
+	}
+	opt := Options{Tokenizer: tok, Format: "mdctx", Sectioned: true, Overflow: Drop}
+	for budget := 1; budget <= 300; budget++ {
+		opt.Budget = budget
+		res, err := Assemble(parts, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range res.Plan.Warnings {
+			if strings.HasPrefix(w, "verify:") {
+				t.Fatalf("budget %d: the fitter miscounted: %s", budget, w)
+			}
+		}
+		for _, d := range res.Plan.Dropped {
+			if d.NeedBudget == 0 {
+				continue
+			}
+			opt.Budget = d.NeedBudget
+			at, err := Assemble(parts, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(at.Plan.Parts, func(p render.PlanPart) bool { return p.Key == d.Key }) {
+				t.Fatalf("budget %d: %s needs %d, but is not shown there", budget, d.Key, d.NeedBudget)
+			}
 		}
 	}
 }

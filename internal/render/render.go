@@ -128,18 +128,13 @@ func Close(f Format) string {
 // "# Section" heading). The other formats give each block its own header.
 func RunHeader(f Format, b Block, prev Block) string {
 	switch f.Content() {
-	case MDCtx:
-		if b.Section == "" || prev.Section == b.Section {
-			return ""
-		}
-		return "# " + strings.ReplaceAll(b.Section, "\n", " ") + "\n\n"
 	case Doc:
 		if prev.Doc != "" && prev.Doc == b.Doc {
 			return ""
 		}
 		return "[DOC: " + name(b) + "]\n"
-	case Markdown:
-		if b.Section == "" || prev.Section == b.Section {
+	case Markdown, MDCtx:
+		if prev.Section == b.Section {
 			return ""
 		}
 		return SectionHeading(f, b.Section)
@@ -147,13 +142,21 @@ func RunHeader(f Format, b Block, prev Block) string {
 	return ""
 }
 
-// SectionHeading is the heading markdown shows before the first block of
-// a section; "" in the other formats.
+// SectionHeading is the heading shown before the first block of a
+// section: "## Title" in markdown, "# Title" in mdctx; "" in the other
+// formats. The engine counts it with the block that starts the section.
 func SectionHeading(f Format, title string) string {
-	if f.Content() != Markdown || title == "" {
+	if title == "" {
 		return ""
 	}
-	return "## " + strings.ReplaceAll(title, "\n", " ") + "\n\n"
+	title = strings.ReplaceAll(title, "\n", " ")
+	switch f.Content() {
+	case Markdown:
+		return "## " + title + "\n\n"
+	case MDCtx:
+		return "# " + title + "\n\n"
+	}
+	return ""
 }
 
 // Body returns the block's own text in format f, ending with a newline.
