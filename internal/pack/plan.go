@@ -110,7 +110,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 			Via: it.Via, Components: components(it), Truncated: ch.truncated || it.Cut != "",
 			Reason: f.levelReason(it, ch),
 		}
-		if pp.Reason == "" {
+		switch {
+		case it.Cut == "":
+		case ch.truncated || ch.level < it.start: // the budget reduced it too
+			pp.Reason += "; " + it.Cut
+		default: // the cut is why it is not shown whole, whatever its levels
 			pp.Reason = it.Cut
 		}
 		if it.Lines[0] > 0 {

@@ -113,6 +113,24 @@ func TestCutPartIsTruncated(t *testing.T) {
 	}
 }
 
+// A cut part whose only level is below full still reports its cut, not
+// the levels it lacks (sources mode at --depth summary).
+func TestCutReasonWithoutFullLevel(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := "item cap: cut to 25 tokens; full at memory:7"
+	parts := []Part{{Key: "b", Text: map[Level]string{Summary: "cut text..."}, Cut: cut}}
+	res, err := Assemble(parts, Options{Tokenizer: tok, Budget: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Plan.Parts[0]; !p.Truncated || p.Reason != cut {
+		t.Errorf("truncated %v, reason %q; want the cut", p.Truncated, p.Reason)
+	}
+}
+
 // In mdctx the "# System" and "# User Request" headings are counted with
 // the part that starts their section, as markdown's are: at no budget does
 // the final check have to remove a part the fitter placed, and a left-out
