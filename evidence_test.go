@@ -430,3 +430,55 @@ func TestEvidenceKeptOutOfIndex(t *testing.T) {
 		t.Errorf("walk = %v, want %v", got, want)
 	}
 }
+
+// A focus that finds nothing relevant changes nothing: the previous focus
+// stays as it was. A new focus considers what the previous one turned off.
+func TestFocusKeepsPreviousWhenNothingRelevant(t *testing.T) {
+	dir := t.TempDir()
+	p := evidenceProject(t, dir, map[string]string{
+		"src/invoice.go": "package billing\n\n// InvoiceTotal sums the invoice lines.\nfunc InvoiceTotal(lines []int) int { return 0 }\n",
+		"src/deploy.go":  "package billing\n\n// BlueGreen switches the deployment colour.\nfunc BlueGreen() {}\n",
+	})
+	ws, err := p.Workspace("ctx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, p, ws, AddRequest{Selector: "src/invoice.go"})
+	mustAdd(t, p, ws, AddRequest{Selector: "src/deploy.go"})
+	ctx := context.Background()
+	states := func() string {
+		entries, _, _ := ws.List()
+		var s []string
+		for _, e := range entries {
+			s = append(s, e.ID()+"="+string(e.State))
+		}
+		return strings.Join(s, " ")
+	}
+	if _, err := p.FocusEvidence(ctx, ws, "invoice total", 5, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "100_invoice_go=active 110_deploy_go=skipped"
+	if got := states(); got != want {
+		t.Fatalf("after focus: %s, want %s", got, want)
+	}
+	if _, err := p.FocusEvidence(ctx, ws, "zzzqqq nothing", 5, IndexOptions{}); err == nil {
+		t.Fatal("a focus with nothing relevant: no error")
+	}
+	if got := states(); got != want {
+		t.Errorf("a failed focus changed the workspace: %s, want %s", got, want)
+	}
+	if rels, _ := ws.Focused(); len(rels) != 1 {
+		t.Errorf("focus record = %v, want the one file", rels)
+	}
+	// The deploy file, off by the first focus, is a candidate again.
+	rep, err := p.FocusEvidence(ctx, ws, "blue green deployment", 5, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := states(); got != "100_invoice_go=skipped 110_deploy_go=active" {
+		t.Errorf("after the second focus: %s", got)
+	}
+	if len(rep.Files) != 2 || rep.Files[1].State != "active" || rep.Files[0].State != "skipped" {
+		t.Errorf("report: %+v", rep.Files)
+	}
+}

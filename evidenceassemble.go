@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/ctxpack/ctxpack/internal/pack"
@@ -65,7 +64,9 @@ type EvidencePart struct {
 	// Bytes is the file's size (a link's: of the text it reads).
 	Bytes int `json:"bytes"`
 	// Tokens are what the part takes in prompt.mdctx (0 when not shown);
-	// FullTokens what its section takes whole, measured alone.
+	// FullTokens what it takes there shown whole: its tokens when it is,
+	// else its section measured alone (a skipped file's as it would be
+	// once on).
 	Tokens     int `json:"tokens"`
 	FullTokens int `json:"full_tokens"`
 	// Status is active or linked (shown whole), degraded (shown as a
@@ -122,7 +123,7 @@ func (r *EvidenceResult) PlanJSON() ([]byte, error) {
 // evPart is one workspace file read for assembly.
 type evPart struct {
 	entry evidence.Entry
-	part  *pack.Part // nil when not assembled: skipped, or unreadable
+	part  *pack.Part // nil when the file could not be read; a skipped file's is measured, not assembled
 	plan  EvidencePart
 }
 
@@ -135,14 +136,7 @@ type evPart struct {
 // dropped). flowID names the flow in the header; "" is the workspace's
 // path. Nothing is written: WriteEvidence writes the result.
 func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Request, flowID string) (*EvidenceResult, error) {
-	if req.Format != "" && req.Format != string(render.MDCtx) {
-		return nil, fmt.Errorf("ctxpack: evidence assembles the mdctx format (got --format %s)", req.Format)
-	}
-	req.Format = string(render.MDCtx)
-	if req.Depth != "" && req.Depth != pack.Meta.String() && req.Depth != "stub" && req.Depth != pack.Full.String() {
-		return nil, fmt.Errorf("ctxpack: evidence is shown whole or as a stub: depth must be meta or full (got %q)", req.Depth)
-	}
-	o, err := p.options(req)
+	o, err := p.evidenceOptions(req)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +153,12 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	parts, inputs, warns := p.evidenceParts(ws, entries, o.Tokenizer)
+	files, warns := p.readWorkspace(ws, entries)
 	warnings = append(warnings, warns...)
+	parts, inputs := evidenceParts(files)
 	var assembled []pack.Part
 	for _, ep := range parts {
-		if ep.part != nil {
+		if ep.part != nil && ep.entry.State != evidence.Skipped {
 			assembled = append(assembled, *ep.part)
 		}
 	}
@@ -210,10 +205,15 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 					pp.Status, pp.Reason = StatusTruncated, s.Reason
 				case s.Level != pack.Full.String():
 					pp.Status, pp.Reason = StatusDegraded, s.Reason
+				default:
+					pp.FullTokens = s.Tokens // shown whole: measured already
 				}
 			} else if d, ok := dropped[ep.part.Key]; ok {
 				pp.Status, pp.Reason, pp.NeedBudget = StatusDropped, d.Reason, d.NeedBudget
 			}
+		}
+		if pp.FullTokens == 0 && ep.part != nil {
+			pp.FullTokens = ep.measure(o.Tokenizer)
 		}
 		fmt.Fprintf(digest, "%s\t%s\t%s\n", pp.Role, pp.Status, pp.CID)
 		plan.Parts = append(plan.Parts, pp)
@@ -225,66 +225,52 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 	return &EvidenceResult{Plan: plan, Prompt: res.Output, Entries: entries}, nil
 }
 
-// evidenceParts reads the workspace's files, in order, and makes a part
-// of each active and linked one. A file that cannot be read is in the
-// plan as dropped, with the reason, and warned about.
-func (p *Project) evidenceParts(ws *Workspace, entries []evidence.Entry, tok tokenizer.Tokenizer) ([]evPart, []project.Input, []string) {
+// evidenceOptions are the engine's options for evidence mode under req:
+// the mdctx format, and a depth of meta or full (the levels evidence has).
+func (p *Project) evidenceOptions(req Request) (pack.Options, error) {
+	if req.Format != "" && req.Format != string(render.MDCtx) {
+		return pack.Options{}, fmt.Errorf("ctxpack: evidence assembles the mdctx format (got --format %s)", req.Format)
+	}
+	req.Format = string(render.MDCtx)
+	switch req.Depth {
+	case "", pack.Meta.String(), "stub", pack.Full.String():
+	default:
+		return pack.Options{}, fmt.Errorf("ctxpack: evidence is shown whole or as a stub: depth must be meta or full (got %q)", req.Depth)
+	}
+	return p.options(req)
+}
+
+// evidenceParts makes a part of each file, in order: of every active and
+// linked one that could be read, to assemble, and of every skipped one,
+// to measure. A file that cannot be read is in the plan as dropped, with
+// the reason.
+func evidenceParts(files []*wsFile) ([]evPart, []project.Input) {
 	var out []evPart
 	var inputs []project.Input
-	var warnings []string
-	limit := p.maxFileBytes()
-	for i, e := range entries {
-		shownPath := ws.ShownPath(e)
+	for i, f := range files {
+		e := f.entry
 		ep := evPart{entry: e, plan: EvidencePart{
 			Rank: evidence.RankString(e.Rank), Kind: e.Kind, Role: string(e.Role),
-			URI: evidence.FileURI(shownPath), Status: string(e.State),
+			URI: evidence.FileURI(f.path), Status: string(e.State),
 		}}
-		var text string
-		switch e.State {
-		case evidence.Linked:
-			sel, err := ws.Link(e)
-			if err != nil {
-				ep.plan.Status, ep.plan.Reason = StatusDropped, err.Error()
-				warnings = append(warnings, err.Error())
-				out = append(out, ep)
-				continue
-			}
-			ex, err := p.readSelector(sel)
-			if err != nil {
-				msg := fmt.Sprintf("%s: %v", shownPath, err)
-				ep.plan.Status, ep.plan.Reason = StatusDropped, msg
-				warnings = append(warnings, msg)
-				out = append(out, ep)
-				continue
-			}
-			warnings = append(warnings, ex.Warnings...)
-			text = EvidenceText(e.Role, ex.Provenance(), sel.Path, fenceLang(sel.Path), ex.Text)
-			inputs = append(inputs, project.Input{Path: sel.Path, CID: project.ContentID(ex.Text)})
-		default:
-			data, err := ws.Read(e, limit)
-			if err != nil {
-				ep.plan.Status, ep.plan.Reason = StatusDropped, err.Error()
-				warnings = append(warnings, err.Error())
-				out = append(out, ep)
-				continue
-			}
-			text = string(data)
-			if !utf8.ValidString(text) {
-				text = tokenizer.ToValidUTF8(text)
-				warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", shownPath))
-			}
+		if f.err != nil {
+			ep.plan.Status, ep.plan.Reason = StatusDropped, f.err.Error()
+			out = append(out, ep)
+			continue
 		}
-		ep.plan.CID = project.ContentID(text)
-		ep.plan.Bytes = len(text)
-		inputs = append(inputs, project.Input{Path: shownPath, CID: ep.plan.CID})
-		title, body, prov := splitEvidence(e, text, shownPath)
-		if prov != nil {
-			ep.plan.Source, ep.plan.Span, ep.plan.Tags = prov.URI, prov.Span, prov.Tags
+		if e.State == evidence.Linked {
+			inputs = append(inputs, project.Input{Path: f.sel.Path, CID: f.src.CID})
+		}
+		ep.plan.CID = project.ContentID(f.text)
+		ep.plan.Bytes = len(f.text)
+		inputs = append(inputs, project.Input{Path: f.path, CID: ep.plan.CID})
+		if f.prov != nil {
+			ep.plan.Source, ep.plan.Span, ep.plan.Tags = f.prov.URI, f.prov.Span, f.prov.Tags
 		}
 		part := pack.Part{
-			Key: shownPath, Source: "evidence", Type: string(e.Role), Label: title, Path: shownPath,
-			Doc: shownPath, Section: i, Priority: -i, CID: ep.plan.CID,
-			Text: map[pack.Level]string{pack.Full: body},
+			Key: f.path, Source: "evidence", Type: string(e.Role), Label: f.title, Path: f.path,
+			Doc: f.path, Section: i, Priority: -i, CID: ep.plan.CID,
+			Text: map[pack.Level]string{pack.Full: f.body},
 		}
 		switch e.Role {
 		case evidence.System:
@@ -292,24 +278,22 @@ func (p *Project) evidenceParts(ws *Workspace, entries []evidence.Entry, tok tok
 		case evidence.User:
 			part.Heading, part.Pinned = "User Request", true
 		default:
-			part.Text[pack.Meta] = "[ctxpack: not shown for the budget; the evidence is " + shownPath + "]\n"
-		}
-		// A skipped file is measured as it would be shown, once on.
-		onPath := path.Join(path.Dir(shownPath), evidence.FileName(e.Rank, e.Kind, e.Role, evidence.Active))
-		if e.State != evidence.Skipped {
-			onPath = shownPath
-		}
-		ep.plan.FullTokens = tok.Count(render.Segment(render.MDCtx, render.Block{
-			Type: part.Type, Label: title, Path: onPath, Text: body, Section: part.Heading, CID: part.CID,
-		}, render.Block{}))
-		if e.State == evidence.Skipped {
-			out = append(out, ep) // measured, not assembled
-			continue
+			part.Text[pack.Meta] = "[ctxpack: not shown for the budget; the evidence is " + f.path + "]\n"
 		}
 		ep.part = &part
 		out = append(out, ep)
 	}
-	return out, inputs, warnings
+	return out, inputs
+}
+
+// measure is what the part's section takes whole, alone: for a skipped
+// file, as it would be shown once on.
+func (ep evPart) measure(tok tokenizer.Tokenizer) int {
+	b := render.Block{Type: ep.part.Type, Label: ep.part.Label, Path: ep.part.Path, Text: ep.part.Text[pack.Full], Section: ep.part.Heading, CID: ep.part.CID}
+	if ep.entry.State == evidence.Skipped {
+		b.Path = path.Join(path.Dir(b.Path), evidence.FileName(ep.entry.Rank, ep.entry.Kind, ep.entry.Role, evidence.Active))
+	}
+	return tok.Count(render.Segment(render.MDCtx, b, render.Block{}))
 }
 
 // splitEvidence finds a workspace file's title, the text to show under it,

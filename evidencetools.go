@@ -16,58 +16,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
-// sourced is a workspace file with the provenance of its text.
-type sourced struct {
-	entry evidence.Entry
-	text  string // the file's text (a link's: what it reads now)
-	body  string // the text shown under its title
-	prov  *evidence.Provenance
-	sel   *evidence.Selector // the project file and span it came from; nil if none
-}
-
-// readSourced reads the workspace's active, skipped and linked files with
-// their provenance. Files that cannot be read are returned as warnings.
-func (p *Project) readSourced(ws *Workspace, entries []evidence.Entry) ([]sourced, []string) {
-	var out []sourced
-	var warnings []string
-	for _, e := range entries {
-		s := sourced{entry: e}
-		if e.State == evidence.Linked {
-			sel, err := ws.Link(e)
-			if err != nil {
-				warnings = append(warnings, err.Error())
-				continue
-			}
-			s.sel = &sel
-			ex, err := p.readSelector(sel)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s: %v", ws.ShownPath(e), err))
-				continue
-			}
-			prov := ex.Provenance()
-			s.prov = &prov
-			s.text = EvidenceText(e.Role, prov, sel.Path, fenceLang(sel.Path), ex.Text)
-			_, s.body, _ = splitEvidence(e, s.text, ws.ShownPath(e))
-			out = append(out, s)
-			continue
-		}
-		data, err := ws.Read(e, p.maxFileBytes())
-		if err != nil {
-			warnings = append(warnings, err.Error())
-			continue
-		}
-		s.text = string(data)
-		_, s.body, s.prov = splitEvidence(e, s.text, ws.ShownPath(e))
-		if s.prov != nil {
-			if sel, err := s.prov.Selector(); err == nil {
-				s.sel = &sel
-			}
-		}
-		out = append(out, s)
-	}
-	return out, warnings
-}
-
 // StaleEntry is a workspace file whose source no longer holds the text it
 // was made from.
 type StaleEntry struct {
@@ -103,28 +51,30 @@ func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, warns := p.readSourced(ws, entries)
+	files, warns := p.readWorkspace(ws, entries)
 	rep := &StaleReport{Stale: []StaleEntry{}, Warnings: append(append([]string{}, warnings...), warns...)}
-	for _, s := range files {
+	for _, f := range files {
 		switch {
-		case s.entry.State == evidence.Linked:
+		case f.err != nil: // warned
+			continue
+		case f.entry.State == evidence.Linked:
 			rep.Links++
 			continue
-		case s.prov == nil || s.sel == nil:
+		case f.prov == nil || f.sel == nil:
 			rep.Untracked++
 			continue
 		}
 		rep.Checked++
-		st := StaleEntry{EvidenceEntry: ViewEntry(ws, s.entry), Entry: s.entry, Selector: s.sel.String(), Was: s.prov.CID}
-		ex, err := p.readSelector(*s.sel)
+		st := StaleEntry{EvidenceEntry: ViewEntry(ws, f.entry), Entry: f.entry, Selector: f.sel.String(), Was: f.prov.CID}
+		ex, err := p.source(f)
 		switch {
-		case err == nil && ex.CID == s.prov.CID:
+		case err == nil && ex.CID == f.prov.CID:
 			continue
 		case err == nil:
 			st.Reason, st.Now = "changed", ex.CID
 		default:
 			st.Reason, st.Detail = "missing", err.Error()
-			if _, serr := fs.Stat(p.FS, s.sel.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
+			if _, serr := fs.Stat(p.FS, f.sel.Path); serr != nil && !errors.Is(serr, fs.ErrNotExist) {
 				st.Reason = "unreadable"
 			}
 		}
@@ -154,11 +104,11 @@ type FocusReport struct {
 // query, and records them so that FocusOff turns them back on. A file is
 // relevant when one of the top retrieval hits for the query (the
 // repository index, brought up to date unless idx.NoUpdate) overlaps the
-// span it was made from or lies in the file itself; a file with no
-// project source is relevant when it holds at least half of the query's
-// terms. System and user files, and links, are never turned off. A
-// previous focus is undone first. When nothing is relevant, nothing is
-// turned off and an error says so.
+// span it was made from; a file with no project source when it holds at
+// least half of the query's terms. System and user files, and links, are
+// never turned off. A previous focus is replaced: the files it turned off
+// are candidates again. When nothing is relevant, nothing changes and an
+// error says so.
 func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string, top int, idx IndexOptions) (*FocusReport, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fmt.Errorf("ctxpack: the focus query is empty (focus off turns a focus off)")
@@ -166,92 +116,92 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 	if top <= 0 {
 		top = 20
 	}
-	rep := &FocusReport{Query: query, Files: []FocusEntry{}}
-	restored, warns, err := p.FocusOff(ws)
-	if err != nil {
-		return nil, err
-	}
-	rep.Restored, rep.Warnings = append([]string{}, restored...), append([]string{}, warns...)
 	entries, warnings, err := ws.List()
 	if err != nil {
 		return nil, err
 	}
-	rep.Warnings = append(rep.Warnings, warnings...)
+	prev, err := ws.Focused()
+	if err != nil {
+		return nil, err
+	}
 	hits, _, warns, err := p.Search(ctx, query, top, false, idx)
 	if err != nil {
 		return nil, err
 	}
-	rep.Warnings = append(rep.Warnings, warns...)
-	files, warns := p.readSourced(ws, entries)
-	rep.Warnings = append(rep.Warnings, warns...)
+	files, w2 := p.readWorkspace(ws, entries)
+	rep := &FocusReport{Query: query, Files: []FocusEntry{}, Warnings: append(append(append([]string{}, warnings...), warns...), w2...)}
+	// Decide first, on the files that are on and those the previous focus
+	// turned off; change nothing until something is relevant.
 	terms := uniqueTerms(query)
-	var off []FocusEntry
-	for _, s := range files {
-		if s.entry.Role != evidence.Evidence {
+	off := map[string]bool{} // id and role of the files to turn off
+	kept := false
+	for _, f := range files {
+		e := f.entry
+		if e.Role != evidence.Evidence || f.err != nil || e.State == evidence.Skipped && !slices.Contains(prev, e.Rel) {
 			continue
 		}
-		fe := FocusEntry{EvidenceEntry: ViewEntry(ws, s.entry), Entry: s.entry}
-		fe.Kept, fe.Why = p.relevant(s, fe.Path, hits, terms)
+		fe := FocusEntry{EvidenceEntry: ViewEntry(ws, e), Entry: e}
+		fe.Kept, fe.Why = p.relevant(f, hits, terms)
 		switch {
-		case s.entry.State == evidence.Skipped:
-			continue // already off: focus leaves it so
-		case s.entry.State == evidence.Linked && !fe.Kept:
+		case e.State == evidence.Linked && !fe.Kept:
 			fe.Kept, fe.Why = true, fe.Why+"; kept: links are always active"
-		case !fe.Kept:
-			off = append(off, fe)
-			continue
+		case fe.Kept:
+			kept = true
+		default:
+			off[e.ID()+"."+string(e.Role)] = true
 		}
 		rep.Files = append(rep.Files, fe)
 	}
-	kept := slices.ContainsFunc(rep.Files, func(f FocusEntry) bool { return f.Entry.State != evidence.Linked })
 	if !kept && len(off) > 0 {
-		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was turned off (try other words, or --top for more hits)", query)
+		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was changed (try other words, or --top for more hits)", query)
+	}
+	restored, warns, err := p.FocusOff(ws)
+	if err != nil {
+		return nil, err
+	}
+	rep.Restored, rep.Warnings = append([]string{}, restored...), append(rep.Warnings, warns...)
+	if entries, _, err = ws.List(); err != nil {
+		return nil, err
 	}
 	var record []string
-	for _, fe := range off {
-		ne, err := ws.SetState(fe.Entry, evidence.Skipped)
-		if err != nil {
-			return nil, err
+	for _, e := range entries {
+		if !off[e.ID()+"."+string(e.Role)] || e.State != evidence.Active {
+			continue
 		}
-		fe.Entry, fe.EvidenceEntry = ne, ViewEntry(ws, ne)
+		ne, err := ws.SetState(e, evidence.Skipped)
+		if err != nil {
+			return nil, errors.Join(err, ws.SetFocused(record)) // keep what was turned off so far
+		}
 		record = append(record, ne.Rel)
-		rep.Files = append(rep.Files, fe)
 	}
 	if err := ws.SetFocused(record); err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(rep.Files, func(a, b FocusEntry) int {
-		return strings.Compare(entryOrderKey(a.Entry), entryOrderKey(b.Entry))
-	})
+	// Show each file as it is now.
+	if entries, _, err = ws.List(); err != nil {
+		return nil, err
+	}
+	for i, fe := range rep.Files {
+		if j := slices.IndexFunc(entries, func(e evidence.Entry) bool { return e.ID() == fe.Entry.ID() && e.Role == fe.Entry.Role }); j >= 0 {
+			rep.Files[i].Entry, rep.Files[i].EvidenceEntry = entries[j], ViewEntry(ws, entries[j])
+		}
+	}
 	return rep, nil
 }
 
-// entryOrderKey sorts entries of one role by rank, then kind.
-func entryOrderKey(e evidence.Entry) string {
-	return evidence.RankString(e.Rank) + "\x00" + e.Kind + "\x00" + e.Rel
-}
-
 // relevant says whether a file is relevant to the query, and why.
-func (p *Project) relevant(s sourced, shownPath string, hits []retrieve.Chunk, terms []string) (bool, string) {
-	if s.sel != nil {
-		lo, hi := 1, int(^uint(0)>>1)
-		if ex, err := p.readSelector(*s.sel); err == nil {
-			lo, hi = ex.StartLine, ex.EndLine
-		}
+func (p *Project) relevant(f *wsFile, hits []retrieve.Chunk, terms []string) (bool, string) {
+	if f.sel != nil {
+		lo, hi := p.sourceLines(f)
 		for i, h := range hits {
-			if h.Path == s.sel.Path && h.StartLine <= hi && h.EndLine >= lo {
+			if h.Path == f.sel.Path && h.StartLine <= hi && h.EndLine >= lo {
 				return true, fmt.Sprintf("hit %d of the query, %s:%d-%d (relevance %.3f), overlaps it", i+1, h.Path, h.StartLine, h.EndLine, h.Relevance)
 			}
 		}
-		return false, fmt.Sprintf("none of the %d hits of the query overlaps %s", len(hits), s.sel)
-	}
-	for i, h := range hits {
-		if h.Path == shownPath {
-			return true, fmt.Sprintf("hit %d of the query is in the file itself (%s:%d-%d)", i+1, h.Path, h.StartLine, h.EndLine)
-		}
+		return false, fmt.Sprintf("none of the %d hits of the query overlaps %s", len(hits), f.sel)
 	}
 	have := map[string]bool{}
-	for _, t := range index.Terms(s.body) {
+	for _, t := range index.Terms(f.body) {
 		have[t] = true
 	}
 	n := 0
@@ -358,25 +308,22 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 		return nil, err
 	}
 	defer oi.Close()
-	files, w2 := p.readSourced(ws, entries)
+	files, w2 := p.readWorkspace(ws, entries)
 	d := &Deps{Entry: ws.ShownPath(target), Defines: []string{}, Uses: []DepLink{}, Outside: []DepLink{}, UsedBy: []DepRef{},
 		Warnings: append(append(append([]string{}, warnings...), warns...), w2...)}
 	spans := make([][2]int, len(files))
 	defines := make([][]string, len(files))
 	ti := -1
-	for i, s := range files {
-		if s.entry.Rel == target.Rel {
+	for i, f := range files {
+		if f.entry.Rel == target.Rel {
 			ti = i
 		}
-		if s.sel == nil {
+		if f.sel == nil {
 			continue
 		}
-		lo, hi := 1, int(^uint(0)>>1)
-		if ex, err := p.readSelector(*s.sel); err == nil {
-			lo, hi = ex.StartLine, ex.EndLine
-		}
+		lo, hi := p.sourceLines(f)
 		spans[i] = [2]int{lo, hi}
-		chunks, err := oi.FileChunks(ctx, s.sel.Path)
+		chunks, err := oi.FileChunks(ctx, f.sel.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -389,28 +336,27 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 		slices.Sort(names)
 		defines[i] = slices.Compact(names)
 	}
-	if ti < 0 {
+	if ti < 0 || files[ti].err != nil {
 		return d, nil // unreadable: warned
 	}
 	t := files[ti]
 	if t.sel != nil {
 		d.Source = t.sel.String()
 	}
-	d.Defines = defines[ti]
-	if d.Defines == nil {
-		d.Defines = []string{}
+	if defines[ti] != nil {
+		d.Defines = defines[ti]
 	}
 	// Who uses what the file defines.
-	for i, s := range files {
-		if i == ti {
+	for i, f := range files {
+		if i == ti || f.err != nil {
 			continue
 		}
 		for _, name := range d.Defines {
 			if slices.Contains(defines[i], name) {
 				continue
 			}
-			if line := firstUse(s.text, name); line > 0 {
-				d.UsedBy = append(d.UsedBy, DepRef{Entry: ws.ShownPath(s.entry), Line: line, Name: name})
+			if line := firstUse(f.text, name); line > 0 {
+				d.UsedBy = append(d.UsedBy, DepRef{Entry: f.path, Line: line, Name: name})
 			}
 		}
 	}
@@ -421,11 +367,14 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string][]index.Hit{}
+	byName := make(map[string][]index.Hit, len(used))
+	for _, n := range used {
+		byName[n] = nil
+	}
 	for _, h := range hits {
 		for _, n := range chunk.SymbolNames(h.Symbol) {
-			if slices.Contains(used, n) {
-				byName[n] = append(byName[n], h)
+			if defs, ok := byName[n]; ok {
+				byName[n] = append(defs, h)
 			}
 		}
 	}
@@ -436,9 +385,9 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 		}
 		for _, h := range defs {
 			link := DepLink{Name: name, Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}}
-			for i, s := range files {
-				if i != ti && s.sel != nil && s.sel.Path == h.Path && h.StartLine <= spans[i][1] && h.EndLine >= spans[i][0] {
-					link.Entry = ws.ShownPath(s.entry)
+			for i, f := range files {
+				if i != ti && f.sel != nil && f.sel.Path == h.Path && h.StartLine <= spans[i][1] && h.EndLine >= spans[i][0] {
+					link.Entry = f.path
 					break
 				}
 			}
