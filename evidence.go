@@ -193,11 +193,14 @@ type Added struct {
 // is missing) and assembles the workspace under req, with every active
 // file included (the allow overflow), to report the totals.
 func (p *Project) AddEvidence(ctx context.Context, ws *Workspace, ar AddRequest, req Request) (*Added, error) {
+	req.Overflow = "allow"
+	if _, err := p.evidenceOptions(req); err != nil { // before anything is written
+		return nil, err
+	}
 	added, err := p.writeEvidence(ws, ar)
 	if err != nil {
 		return nil, err
 	}
-	req.Overflow = "allow"
 	total, err := p.AssembleEvidence(ctx, ws, req, "")
 	if err != nil {
 		return nil, err

@@ -482,3 +482,19 @@ func TestFocusKeepsPreviousWhenNothingRelevant(t *testing.T) {
 		t.Errorf("report: %+v", rep.Files)
 	}
 }
+
+// A request that cannot be assembled is refused before add writes.
+func TestAddValidatesFirst(t *testing.T) {
+	dir := t.TempDir()
+	p := evidenceProject(t, dir, map[string]string{"src/a.go": numbered("a", 3)})
+	ws, err := p.Workspace("ctx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.AddEvidence(context.Background(), ws, AddRequest{Selector: "src/a.go", Rank: -1}, Request{Tokenizer: "bogus"}); err == nil {
+		t.Fatal("add with a bad tokenizer: no error")
+	}
+	if ws.Exists() {
+		t.Error("the failed add created the workspace")
+	}
+}
