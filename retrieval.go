@@ -111,10 +111,13 @@ func (t *fileTexts) read(path string) (string, error) {
 // Search ranks the chunks of the project's index for a free-text query
 // as retrieval mode does (without bringing in the rest of the best file),
 // and returns the k best, or with files the best chunk of each of the k
-// best files, with the options used (for the factor weights).
+// best files, with the options used (for the factor weights). The ranking
+// does not depend on k up to the number of chunks retrieval takes from
+// the lexical ranking and keeps after fusion; a larger k takes more.
 func (p *Project) Search(ctx context.Context, query string, k int, files bool, o IndexOptions) ([]retrieve.Chunk, retrieve.Options, []string, error) {
 	var opt retrieve.Options
 	r, err := p.rank(ctx, query, o, func(o *retrieve.Options) {
+		*o = o.WithDefaults()
 		o.Expand = -1
 		o.Lexical = max(o.Lexical, k)
 		o.Fused = max(o.Fused, k)

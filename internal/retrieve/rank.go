@@ -76,6 +76,13 @@ type Options struct {
 	ExpandShare float64
 }
 
+// WithDefaults returns o with every zero field set to its default, as
+// Rank uses it.
+func (o Options) WithDefaults() Options {
+	o.normalize()
+	return o
+}
+
 func (o *Options) normalize() {
 	if o.Factors == (Factors{}) {
 		o.Factors = DefaultFactors()
