@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/store"
 )
 
@@ -114,40 +113,6 @@ func ViewProposal(p store.Proposal) ProposalView {
 	}
 	for _, id := range p.Members {
 		v.Members = append(v.Members, ItemKey("experience", id))
-	}
-	return v
-}
-
-// CommitView is a commit as shown.
-type CommitView struct {
-	Key        string           `json:"key"` // commit:1a2b3c4
-	SHA        string           `json:"sha"`
-	Author     string           `json:"author"`
-	Email      string           `json:"email"`
-	Time       string           `json:"time"`
-	Message    string           `json:"message"`
-	Files      []CommitFileView `json:"files"`
-	Insertions int              `json:"insertions"`
-	Deletions  int              `json:"deletions"`
-}
-
-// CommitFileView is a file a commit changed; Added and Deleted are -1 for
-// a binary file.
-type CommitFileView struct {
-	Path    string `json:"path"`
-	Added   int    `json:"added"`
-	Deleted int    `json:"deleted"`
-}
-
-// ViewCommit is c as shown.
-func ViewCommit(c history.Commit) CommitView {
-	v := CommitView{
-		Key: "commit:" + c.SHA[:min(7, len(c.SHA))], SHA: c.SHA, Author: c.Author, Email: c.Email,
-		Time: unixTime(c.Time), Message: c.Message, Files: []CommitFileView{},
-		Insertions: c.Insertions, Deletions: c.Deletions,
-	}
-	for _, f := range c.Files {
-		v.Files = append(v.Files, CommitFileView{Path: f.Path, Added: f.Added, Deleted: f.Deleted})
 	}
 	return v
 }

@@ -224,56 +224,6 @@ func scanCommit(r interface{ Scan(...any) error }) (commitRow, error) {
 	return c, nil
 }
 
-// Commit returns the commit whose sha is sha, or the only one whose sha
-// starts with it, a prefix of at least 4 hex digits (either case). None
-// is ErrNotFound (wrapped); more than one is an error that says how many.
-func (s *Store) Commit(ctx context.Context, sha string) (history.Commit, error) {
-	p := strings.ToLower(sha)
-	if len(p) < 4 || len(p) > 64 || !isHex(p) {
-		return history.Commit{}, fmt.Errorf("store: commit %s: want a commit sha, or a prefix of it of at least 4 hex digits", quote(sha))
-	}
-	if s.db == nil {
-		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, ErrNotFound)
-	}
-	// Every sha that starts with p is in [p, p+"g"): 'g' follows the hex
-	// digits.
-	rows, err := queryRows(ctx, s.db, scanCommit, `SELECT `+commitCols+` FROM commits WHERE sha >= ? AND sha < ? ORDER BY sha LIMIT 2`, p, p+"g")
-	if err != nil {
-		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, err)
-	}
-	switch len(rows) {
-	case 0:
-		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, ErrNotFound)
-	case 1:
-		return rows[0].Commit, nil
-	}
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM commits WHERE sha >= ? AND sha < ?`, p, p+"g").Scan(&n); err != nil {
-		return history.Commit{}, fmt.Errorf("store: commit %s: %w", p, err)
-	}
-	return history.Commit{}, fmt.Errorf("store: commit %s is ambiguous: %d commits start with it; give more digits", p, n)
-}
-
-// Commits returns the stored commits newest first (time descending, then
-// sha ascending), at most limit of them; limit <= 0 means all.
-func (s *Store) Commits(ctx context.Context, limit int) ([]history.Commit, error) {
-	if s.db == nil {
-		return nil, nil
-	}
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	rows, err := queryRows(ctx, s.db, scanCommit, `SELECT `+commitCols+` FROM commits ORDER BY time DESC, sha LIMIT ?`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: commits: %w", err)
-	}
-	var out []history.Commit
-	for _, r := range rows {
-		out = append(out, r.Commit)
-	}
-	return out, nil
-}
-
 // CommitHit is a commit that matched a search.
 type CommitHit struct {
 	history.Commit

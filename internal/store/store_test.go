@@ -56,9 +56,6 @@ func TestReadOnlyMissing(t *testing.T) {
 	if vs, err := s.Values(ctx, ""); err != nil || vs != nil {
 		t.Errorf("Values = %v, %v", vs, err)
 	}
-	if cs, err := s.Commits(ctx, 0); err != nil || cs != nil {
-		t.Errorf("Commits = %v, %v", cs, err)
-	}
 	if h, err := s.SearchMemories(ctx, "anything", 5); err != nil || h != nil {
 		t.Errorf("SearchMemories = %v, %v", h, err)
 	}
@@ -79,9 +76,6 @@ func TestReadOnlyMissing(t *testing.T) {
 	}
 	if _, err := s.Memory(ctx, 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Memory(1) = %v, want ErrNotFound", err)
-	}
-	if _, err := s.Commit(ctx, "abcd"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Commit(abcd) = %v, want ErrNotFound", err)
 	}
 	empty := openTest(t)
 	want, _ := empty.StateRoot(ctx)

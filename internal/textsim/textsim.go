@@ -52,19 +52,11 @@ type Text struct{ r []rune }
 func Prepare(s string) Text { return Text{[]rune(Normalize(s))} }
 
 // AtLeast reports whether the texts t and u were prepared from are at
-// least min alike, as AtLeast does for strings.
-func (t Text) AtLeast(u Text, min float64) bool { return atLeast(t.r, u.r, min) }
-
-// AtLeast reports whether Similarity(a, b) >= min. It does no more work
+// least min alike: whether their Similarity >= min. It does no more work
 // than deciding needs: the texts' lengths alone rule out most pairs, and
 // the distance is only followed within the band min allows, so a long
 // pair costs O(n·(1−min)·n) at worst rather than O(n²).
-func AtLeast(a, b string, min float64) bool {
-	if min <= 0 {
-		return true
-	}
-	return atLeast([]rune(Normalize(a)), []rune(Normalize(b)), min)
-}
+func (t Text) AtLeast(u Text, min float64) bool { return atLeast(t.r, u.r, min) }
 
 func atLeast(ra, rb []rune, min float64) bool {
 	if min <= 0 {

@@ -83,8 +83,8 @@ func TestAtLeastAgreesWithFullDistance(t *testing.T) {
 				sim = 1 - float64(levenshtein(ra, rb))/float64(n)
 			}
 			for _, min := range []float64{0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1} {
-				if got, want := AtLeast(a, b, min), sim >= min; got != want {
-					t.Errorf("AtLeast(%q, %q, %v) = %v, similarity %v", a, b, min, got, sim)
+				if got, want := Prepare(a).AtLeast(Prepare(b), min), sim >= min; got != want {
+					t.Errorf("Prepare(%q).AtLeast(Prepare(%q), %v) = %v, similarity %v", a, b, min, got, sim)
 				}
 			}
 			if got := Similarity(a, b); math.Abs(got-sim) > 1e-12 {
@@ -107,8 +107,8 @@ func FuzzAtLeast(f *testing.F) {
 		if n > 0 {
 			sim = 1 - float64(levenshtein(ra, rb))/float64(n)
 		}
-		if got, want := AtLeast(a, b, min), sim >= min || min <= 0; got != want {
-			t.Fatalf("AtLeast(%q, %q, %v) = %v, similarity %v", a, b, min, got, sim)
+		if got, want := Prepare(a).AtLeast(Prepare(b), min), sim >= min || min <= 0; got != want {
+			t.Fatalf("Prepare(%q).AtLeast(Prepare(%q), %v) = %v, similarity %v", a, b, min, got, sim)
 		}
 	})
 }
@@ -119,8 +119,9 @@ func BenchmarkAtLeast(b *testing.B) {
 		x += "the invoice total is rounded half-even at the last step " + string(rune('a'+i%26)) + "\n"
 	}
 	y := x[:len(x)-30] + "something else entirely at the end"
+	tx, ty := Prepare(x), Prepare(y)
 	b.ReportAllocs()
 	for b.Loop() {
-		AtLeast(x, y, 0.9)
+		tx.AtLeast(ty, 0.9)
 	}
 }
