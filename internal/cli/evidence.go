@@ -581,21 +581,11 @@ func newCmdEvidenceRemove(o *evidenceOptions) *cobra.Command {
 				return err
 			}
 			o.ios.WarnAll(warnings)
-			var targets []evidence.Entry
-			for _, id := range args { // every id is found before anything is deleted
-				e, err := evidence.Find(entries, id)
-				if err != nil {
-					return err
-				}
-				targets = append(targets, e)
-			}
-			for _, e := range targets {
-				if err := ws.Remove(e); err != nil {
-					return err
-				}
+			removed, err := ws.Remove(entries, args)
+			for _, e := range removed {
 				fmt.Fprintf(o.ios.Out, "✓ removed %s\n", ws.ShownPath(e))
 			}
-			return nil
+			return err
 		},
 	}
 }

@@ -522,12 +522,26 @@ func (w *Workspace) SetRank(entries []Entry, e Entry, rank int) (Entry, error) {
 	return w.rename(e, to)
 }
 
-// Remove deletes e.
-func (w *Workspace) Remove(e Entry) error {
-	if err := os.Remove(w.abs(e.Rel)); err != nil {
-		return fmt.Errorf("evidence: %w", err)
+// Remove deletes the files ids name (as Find takes them), each once,
+// after finding them all, and returns them; on an error, those deleted
+// before it.
+func (w *Workspace) Remove(entries []Entry, ids []string) ([]Entry, error) {
+	var targets []Entry
+	for _, id := range ids { // every id is found before anything is deleted
+		e, err := Find(entries, id)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(targets, func(t Entry) bool { return t.Rel == e.Rel }) {
+			targets = append(targets, e)
+		}
 	}
-	return nil
+	for i, e := range targets {
+		if err := os.Remove(w.abs(e.Rel)); err != nil {
+			return targets[:i], fmt.Errorf("evidence: remove %s: %s", w.ShownPath(e), project.ErrorText(err))
+		}
+	}
+	return targets, nil
 }
 
 // Renamed is one file a rebase renumbered.

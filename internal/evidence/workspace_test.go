@@ -205,8 +205,12 @@ func TestStateRankRemove(t *testing.T) {
 	if err != nil || moved.Rel != "evidence/050_a.evidence.md" {
 		t.Errorf("SetRank = %+v, %v", moved, err)
 	}
-	if err := w.Remove(moved); err != nil {
-		t.Fatal(err)
+	entries, _, _ = w.List()
+	if removed, err := w.Remove(entries, []string{moved.ID(), moved.Rel}); err != nil || len(removed) != 1 {
+		t.Fatalf("Remove = %v, %v; want the one file once", removed, err)
+	}
+	if _, err := w.Remove(entries, []string{"110_b", "nothing"}); err == nil {
+		t.Fatal("Remove with an unknown id: no error")
 	}
 	entries, _, _ = w.List()
 	if got := ids(entries); !slices.Equal(got, []string{"evidence/110_b.evidence.md", "evidence/120_c.evidence.link"}) {

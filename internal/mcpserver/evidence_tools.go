@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
@@ -487,22 +486,13 @@ func (s *Server) evidenceRemove(_ context.Context, _ *mcp.CallToolRequest, in Ev
 	if err != nil {
 		return nil, EvidenceRemoveOut{}, err
 	}
-	var targets []evidence.Entry
-	for _, id := range in.IDs { // every id is found before anything is deleted
-		e, err := evidence.Find(entries, id)
-		if err != nil {
-			return nil, EvidenceRemoveOut{}, s.evidenceError(err)
-		}
-		if !slices.ContainsFunc(targets, func(t evidence.Entry) bool { return t.Rel == e.Rel }) {
-			targets = append(targets, e)
-		}
-	}
+	removed, err := ws.Remove(entries, in.IDs)
 	out := EvidenceRemoveOut{Removed: []EvidenceEntry{}, Warnings: warnings}
-	for _, e := range targets {
-		if err := ws.Remove(e); err != nil {
-			return nil, EvidenceRemoveOut{}, s.evidenceError(err)
-		}
+	for _, e := range removed {
 		out.Removed = append(out.Removed, entryOut(ws, e))
+	}
+	if err != nil {
+		return nil, out, s.evidenceError(err)
 	}
 	return nil, out, nil
 }
