@@ -35,12 +35,13 @@ type File struct {
 	Added, Deleted int
 }
 
-// ErrNotRepository is returned by Log for a directory outside any git
-// work tree, or when git is not installed.
+// ErrNotRepository is returned by Head, and Log, for a directory outside
+// any git work tree or a repository without commits, or when git is not
+// installed.
 var ErrNotRepository = errors.New("history: not a git repository (or git is not installed)")
 
 // ErrRewritten is returned by Log when since is no longer in the history
-// of HEAD (a rebase, a reset): the caller reads the whole history again.
+// of head (a rebase, a reset): the caller reads the whole history again.
 var ErrRewritten = errors.New("history: the last commit read is no longer in the history of HEAD")
 
 // format is what Log asks git for: a record separator, then the hash,
@@ -48,32 +49,50 @@ var ErrRewritten = errors.New("history: the last commit read is no longer in the
 // then lists "added TAB deleted TAB path NUL" for each file.
 const format = "--format=%x1e%H%x00%an%x00%ae%x00%ct%x00%B%x00"
 
-// Log returns the commits of HEAD in root's repository that are not in
-// since's history (all of them when since is empty), newest first,
-// without merge commits. It runs git; ErrNotRepository and ErrRewritten
-// say why it could not.
-func Log(ctx context.Context, root, since string) ([]Commit, error) {
+// Head returns the hash of HEAD in root's repository. ErrNotRepository
+// says there is none: git is not installed, root is in no git work tree,
+// or the repository has no commit yet.
+func Head(ctx context.Context, root string) (string, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, ErrNotRepository
+		return "", ErrNotRepository
 	}
-	if err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "HEAD").Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	head := strings.TrimSpace(string(out))
+	if err != nil || !isHash(head) {
+		return "", ErrNotRepository
+	}
+	return head, nil
+}
+
+// Log returns the commits of head, a commit hash as Head gives it, that
+// are not in since's history (all of them when since is empty), newest
+// first, without merge commits; an empty head reads Head first. It runs
+// git; ErrNotRepository and ErrRewritten say why it could not.
+func Log(ctx context.Context, root, since, head string) ([]Commit, error) {
+	if head == "" {
+		var err error
+		if head, err = Head(ctx, root); err != nil {
+			return nil, err
 		}
-		return nil, ErrNotRepository // also a repository without commits
 	}
-	rng := "HEAD"
+	if !isHash(head) {
+		return nil, fmt.Errorf("history: %q is not a commit hash", head)
+	}
+	rng := head
 	if since != "" {
 		if !isHash(since) {
 			return nil, fmt.Errorf("history: %q is not a commit hash", since)
 		}
-		if err := exec.CommandContext(ctx, "git", "-C", root, "merge-base", "--is-ancestor", since, "HEAD").Run(); err != nil {
+		if err := exec.CommandContext(ctx, "git", "-C", root, "merge-base", "--is-ancestor", since, head).Run(); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			return nil, ErrRewritten
 		}
-		rng = since + "..HEAD"
+		rng = since + ".." + head
 	}
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false", "log",
 		"--no-merges", "--no-renames", "--no-color", format, "--numstat", "-z", rng, "--")

@@ -85,7 +85,7 @@ func TestLog(t *testing.T) {
 	})
 	empty := r.commit(1_700_000_200, "Ada", "An empty commit", nil)
 
-	got, err := Log(ctx, r.dir, "")
+	got, err := Log(ctx, r.dir, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,21 +111,33 @@ func TestLog(t *testing.T) {
 	}
 
 	// Since a commit: only the newer ones; since HEAD: none.
-	got, err = Log(ctx, r.dir, first)
+	got, err = Log(ctx, r.dir, first, "")
 	if err != nil || len(got) != 2 || got[0].SHA != empty || got[1].SHA != second {
 		t.Errorf("Log since the first commit: %v, %v", got, err)
 	}
-	if got, err := Log(ctx, r.dir, empty); err != nil || len(got) != 0 {
+	if got, err := Log(ctx, r.dir, empty, ""); err != nil || len(got) != 0 {
 		t.Errorf("Log since HEAD: %v, %v", got, err)
 	}
 
 	// A rewritten history: the commit read last is gone from HEAD's.
 	r.git("reset", "-q", "--hard", first)
-	if _, err := Log(ctx, r.dir, second); !errors.Is(err, ErrRewritten) {
+	if _, err := Log(ctx, r.dir, second, ""); !errors.Is(err, ErrRewritten) {
 		t.Errorf("Log since a commit reset away: %v; want ErrRewritten", err)
 	}
-	if _, err := Log(ctx, r.dir, "nothex"); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
+	if _, err := Log(ctx, r.dir, "nothex", ""); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
 		t.Errorf("Log since a bad hash: %v", err)
+	}
+
+	// Up to a given head: HEAD is first's again, the log reads second's.
+	if head, err := Head(ctx, r.dir); err != nil || head != first {
+		t.Errorf("Head = %q, %v; want %s", head, err, first)
+	}
+	got, err = Log(ctx, r.dir, first, empty)
+	if err != nil || len(got) != 2 || got[0].SHA != empty || got[1].SHA != second {
+		t.Errorf("Log from first to a given head: %v, %v", got, err)
+	}
+	if _, err := Log(ctx, r.dir, "", "HEAD"); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
+		t.Errorf("Log up to a head that is no hash: %v", err)
 	}
 }
 
@@ -135,12 +147,18 @@ func TestLogNotRepository(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
-	if _, err := Log(context.Background(), dir, ""); !errors.Is(err, ErrNotRepository) {
+	if _, err := Log(context.Background(), dir, "", ""); !errors.Is(err, ErrNotRepository) {
 		t.Errorf("Log outside a repository: %v", err)
 	}
+	if _, err := Head(context.Background(), dir); !errors.Is(err, ErrNotRepository) || strings.Contains(err.Error(), dir) {
+		t.Errorf("Head outside a repository: %v; want ErrNotRepository, without the path", err)
+	}
 	r := newRepo(t) // no commits yet
-	if _, err := Log(context.Background(), r.dir, ""); !errors.Is(err, ErrNotRepository) {
+	if _, err := Log(context.Background(), r.dir, "", ""); !errors.Is(err, ErrNotRepository) {
 		t.Errorf("Log of a repository without commits: %v", err)
+	}
+	if _, err := Head(context.Background(), r.dir); !errors.Is(err, ErrNotRepository) {
+		t.Errorf("Head of a repository without commits: %v", err)
 	}
 }
 
@@ -230,7 +248,7 @@ func BenchmarkLog(b *testing.B) {
 	}
 	var n, files int
 	for b.Loop() {
-		cs, err := Log(context.Background(), dir, "")
+		cs, err := Log(context.Background(), dir, "", "")
 		if err != nil {
 			b.Skipf("%s: %v", dir, err)
 		}

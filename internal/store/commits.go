@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -41,26 +40,24 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	if err != nil {
 		return CommitStats{}, err
 	}
-	// HEAD is read before the log, so that a commit made in between is
-	// read again next time (and ignored as stored), never missed.
-	head := revParseHead(ctx, root)
-	if head != "" && head == stored {
+	// The log reads back from the HEAD read here, so that the head stored
+	// is the one the commits stored were read from.
+	head, err := history.Head(ctx, root)
+	if err != nil {
+		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
+	}
+	if head == stored {
 		n, err := s.commitCount(ctx, s.db)
 		return CommitStats{Head: head, Total: n}, err
 	}
 	var st CommitStats
-	commits, err := history.Log(ctx, root, stored)
+	commits, err := history.Log(ctx, root, stored, head)
 	if errors.Is(err, history.ErrRewritten) {
 		st.Rescanned = true
-		commits, err = history.Log(ctx, root, "")
+		commits, err = history.Log(ctx, root, "", head)
 	}
 	if err != nil {
 		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
-	}
-	if head == "" { // git answered the log but not rev-parse: a repository made meanwhile
-		if head = revParseHead(ctx, root); head == "" {
-			return CommitStats{}, fmt.Errorf("store: sync commits: git rev-parse HEAD failed in %s", root)
-		}
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if st.Rescanned {
@@ -85,23 +82,6 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	}
 	st.Head = head
 	return st, nil
-}
-
-// revParseHead returns the sha of HEAD in root's repository, or "" when
-// git cannot tell (no git, no repository, no commit).
-func revParseHead(ctx context.Context, root string) string {
-	if _, err := exec.LookPath("git"); err != nil {
-		return ""
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	h := strings.TrimSpace(string(out))
-	if (len(h) != 40 && len(h) != 64) || !isHex(h) {
-		return ""
-	}
-	return h
 }
 
 func (s *Store) commitCount(ctx context.Context, q querier) (int, error) {
@@ -254,13 +234,4 @@ func (s *Store) SearchCommits(ctx context.Context, query string, k int) ([]Commi
 		return nil, err
 	}
 	return out, nil
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

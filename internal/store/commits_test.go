@@ -134,9 +134,13 @@ func TestSyncCommits(t *testing.T) {
 	// Not a repository: an error history.ErrNotRepository is, and the store
 	// unchanged.
 	before, _ := s.StateRoot(ctx)
-	_, err := s.SyncCommits(ctx, t.TempDir())
+	notRepo := t.TempDir()
+	_, err := s.SyncCommits(ctx, notRepo)
 	if !errors.Is(err, history.ErrNotRepository) || !strings.HasPrefix(err.Error(), "store: ") {
 		t.Fatalf("not a repository: %v", err)
+	}
+	if strings.Contains(err.Error(), notRepo) {
+		t.Errorf("the error names the absolute root, which a plan's warnings must not hold: %v", err)
 	}
 	if after, _ := s.StateRoot(ctx); after != before {
 		t.Error("a failed sync changed the store")
