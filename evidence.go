@@ -75,7 +75,10 @@ func (p *Project) ReadSelector(s string) (*Excerpt, error) {
 
 func (p *Project) readSelector(sel evidence.Selector) (*Excerpt, error) {
 	if _, err := project.Resolve(p.Root, p.Root, filepath.FromSlash(sel.Path)); err != nil {
-		return nil, fmt.Errorf("ctxpack: %w", err) // it names the path
+		// Resolve's message names the root and the target, absolute: this
+		// one reaches plans, which hold no absolute path. The selector
+		// cannot hold "..", so it is a symlink.
+		return nil, fmt.Errorf("ctxpack: %s: a symlink leads outside the project root; evidence is project files", sel.Path)
 	}
 	info, err := fs.Stat(p.FS, sel.Path)
 	switch {

@@ -321,6 +321,16 @@ func TestEvidenceRefusesEscapes(t *testing.T) {
 	if dropped != 2 || len(res.Plan.Warnings) < 2 {
 		t.Errorf("want both links dropped with a reason and warned about: %+v %v", res.Plan.Parts, res.Plan.Warnings)
 	}
+	// The plan holds no absolute path (DESIGN §2), not even in reasons.
+	texts := slices.Clone(res.Plan.Warnings)
+	for _, pt := range res.Plan.Parts {
+		texts = append(texts, pt.Reason)
+	}
+	for _, s := range texts {
+		if strings.Contains(s, outside) || strings.Contains(s, dir) {
+			t.Errorf("an absolute path in the plan: %q", s)
+		}
+	}
 }
 
 // TestExportEvidence exports a retrieval assembly into a workspace and

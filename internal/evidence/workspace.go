@@ -612,7 +612,7 @@ func tempName(rel string, i int) string {
 func (w *Workspace) Read(e Entry, limit int64) ([]byte, error) {
 	f, err := os.Open(w.abs(e.Rel))
 	if err != nil {
-		return nil, fmt.Errorf("evidence: %w", err)
+		return nil, fmt.Errorf("evidence: %s: %s", w.ShownPath(e), project.ErrorText(err))
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -621,7 +621,7 @@ func (w *Workspace) Read(e Entry, limit int64) ([]byte, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("evidence: read %s: %w", w.ShownPath(e), err)
+		return nil, fmt.Errorf("evidence: read %s: %s", w.ShownPath(e), project.ErrorText(err))
 	}
 	if limit > 0 && int64(len(data)) > limit {
 		return nil, fmt.Errorf("evidence: %s is over %d bytes (walk.max_file_bytes); trim it or raise the limit", w.ShownPath(e), limit)
@@ -637,7 +637,7 @@ func (w *Workspace) Link(e Entry) (Selector, error) {
 	abs := w.abs(e.Rel)
 	info, err := os.Lstat(abs)
 	if err != nil {
-		return Selector{}, fmt.Errorf("evidence: %w", err)
+		return Selector{}, fmt.Errorf("evidence: %s: %s", w.ShownPath(e), project.ErrorText(err))
 	}
 	if info.Mode()&fs.ModeSymlink == 0 {
 		data, err := w.Read(e, 4096)
@@ -654,15 +654,17 @@ func (w *Workspace) Link(e Entry) (Selector, error) {
 	}
 	target, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return Selector{}, fmt.Errorf("evidence: %s: broken link: %w", w.ShownPath(e), err)
+		return Selector{}, fmt.Errorf("evidence: %s: broken link: %s", w.ShownPath(e), project.ErrorText(err))
 	}
 	root, err := filepath.EvalSymlinks(w.Root)
 	if err != nil {
-		return Selector{}, fmt.Errorf("evidence: %w", err)
+		return Selector{}, fmt.Errorf("evidence: project root: %s", project.ErrorText(err))
 	}
 	rel, err := filepath.Rel(root, target)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return Selector{}, fmt.Errorf("evidence: %s: the link leads outside the project root (to %s); links must name project files", w.ShownPath(e), target)
+		// The target is not named: messages reach the plan, which holds no
+		// absolute path.
+		return Selector{}, fmt.Errorf("evidence: %s: the link leads outside the project root; links must name project files", w.ShownPath(e))
 	}
 	s, err := ParseSelector(filepath.ToSlash(rel))
 	if err != nil {
