@@ -1,10 +1,6 @@
 package ctxpack
 
-import (
-	"math"
-
-	"github.com/ctxpack/ctxpack/internal/retrieve"
-)
+import "github.com/ctxpack/ctxpack/internal/retrieve"
 
 // SearchHit is one search result as it is reported.
 type SearchHit struct {
@@ -15,17 +11,9 @@ type SearchHit struct {
 	Score  float64 `json:"score"`
 	Why    string  `json:"why"`
 	// Factors, Ranks and Signals explain the score, when asked for.
-	Factors []FactorRow        `json:"factors,omitempty"`
-	Ranks   map[string]int     `json:"ranks,omitempty"`
-	Signals map[string]float64 `json:"signals,omitempty"`
-}
-
-// FactorRow is one factor's part of a score.
-type FactorRow struct {
-	Name         string  `json:"name"`
-	Value        float64 `json:"value"`
-	Weight       float64 `json:"weight"`
-	Contribution float64 `json:"contribution"`
+	Factors []retrieve.FactorScore `json:"factors,omitempty"`
+	Ranks   map[string]int         `json:"ranks,omitempty"`
+	Signals map[string]float64     `json:"signals,omitempty"`
 }
 
 // SearchHits reports the chunks Search returned, with each factor's part
@@ -50,28 +38,18 @@ func SearchHits(hits []retrieve.Chunk, opt retrieve.Options, explain bool) []Sea
 	return out
 }
 
-// FactorRows are a chunk's factors with their weights and contributions
-// (value × weight / the weights of the factors present), in a fixed order,
-// then its file_relevance (which has no weight) when it has one.
-func FactorRows(c retrieve.Chunk, w retrieve.Factors) []FactorRow {
-	var total float64
-	for _, n := range retrieve.FactorNames() {
-		if _, ok := c.Factors[n]; ok {
-			total += w.Weight(n)
+// FactorRows are the factors of a chunk's relevance that have data, with
+// their weights, shares and contributions (retrieve.Breakdown), in a fixed
+// order, then its file_relevance (which has no weight) when it has one.
+func FactorRows(c retrieve.Chunk, w retrieve.Factors) []retrieve.FactorScore {
+	var out []retrieve.FactorScore
+	for _, f := range retrieve.Breakdown(c.Factors, w) {
+		if f.Present {
+			out = append(out, f)
 		}
-	}
-	var out []FactorRow
-	for _, n := range retrieve.FactorNames() {
-		v, ok := c.Factors[n]
-		if !ok || total == 0 {
-			continue
-		}
-		out = append(out, FactorRow{Name: n, Value: v, Weight: w.Weight(n), Contribution: round6(v * w.Weight(n) / total)})
 	}
 	if v, ok := c.Factors["file_relevance"]; ok {
-		out = append(out, FactorRow{Name: "file_relevance", Value: v})
+		out = append(out, retrieve.FactorScore{Name: "file_relevance", Present: true, Value: v})
 	}
 	return out
 }
-
-func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }

@@ -49,10 +49,13 @@ to the chunk's position, so the order is always the same.
 
 Before searching, the index is brought up to date as 'ctxpack index' would
 (--no-update searches it as it is). --files prints one line per file, its
-best chunk. --explain prints each factor's value, weight and contribution,
-and the chunk's rank in each ranking. --format json prints {"results":
-[{"path", "lines": [start, end], "symbol", "kind", "score", "why"}]}, with
-"factors" and "ranks" under --explain.`
+best chunk. --explain prints each factor's value × its share (its weight
+over the sum of the weights of the factors with data) = its contribution;
+the contributions sum to the score, up to rounding. Then the chunk's rank in
+each ranking. --format json prints {"results": [{"path", "lines": [start,
+end], "symbol", "kind", "score", "why"}]}, with "factors" ({"name",
+"present", "value", "weight", "share", "contribution"}), "ranks" and
+"signals" under --explain.`
 
 func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *cobra.Command {
 	o := &searchOptions{g: g, ios: ios}
@@ -139,7 +142,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 						parts = append(parts, fmt.Sprintf("%s %.6f", f.Name, f.Value))
 						continue
 					}
-					parts = append(parts, fmt.Sprintf("%s %.6f × %g = %.6f", f.Name, f.Value, f.Weight, f.Contribution))
+					parts = append(parts, fmt.Sprintf("%s %.6f × %g = %.6f", f.Name, f.Value, f.Share, f.Contribution))
 				}
 				fmt.Fprintf(tw, "    %s\n", strings.Join(parts, "; "))
 				var ranks []string

@@ -429,21 +429,27 @@ func named(h index.Hit, f *fileMentions) []string {
 	return out
 }
 
-// relevance is the weighted mean of the factors present.
+// relevance is the weighted mean of the factors present, quantized.
 func relevance(f map[string]float64, w Factors) float64 {
-	var sum, total float64
-	for _, name := range factorNames {
-		v, ok := f[name]
-		if !ok {
-			continue
-		}
-		sum += float64(w.Weight(name) * v)
-		total += w.Weight(name)
-	}
+	sum, total := weighted(f, w)
 	if total == 0 {
 		return 0
 	}
 	return float64(embed.Quantize(sum/total)) / embed.Quantum
+}
+
+// weighted returns Σ weight × value and Σ weight over the factors present
+// in f, summed in the order of factorNames (each product rounded before
+// it is added, so no platform fuses them): every relevance and every
+// breakdown of one (Breakdown) divides by that total.
+func weighted(f map[string]float64, w Factors) (sum, total float64) {
+	for _, name := range factorNames {
+		if v, ok := f[name]; ok {
+			sum += float64(w.Weight(name) * v)
+			total += w.Weight(name)
+		}
+	}
+	return sum, total
 }
 
 // factorNames are the factors in a fixed order, so that sums are the same

@@ -21,8 +21,9 @@ type FileScore struct {
 	// quantized to 1e-6: for a retrieved file, the relevance of its best
 	// chunk, as Rank gives it.
 	Relevance float64
-	// Factors are the five factors in a fixed order: task_alignment,
-	// recency, mention_density, dependency_depth, file_type.
+	// Factors are the five factors in a fixed order (Breakdown):
+	// task_alignment, recency, mention_density, dependency_depth,
+	// file_type.
 	Factors []FactorScore
 	// Best is the file's best chunk: for a retrieved file the one that
 	// gives its relevance, else its best lexical match for the query, or
@@ -32,22 +33,42 @@ type FileScore struct {
 	Warnings []string
 }
 
-// FactorScore is one factor of a FileScore.
+// FactorScore is one factor's part of a relevance.
 type FactorScore struct {
-	Name string
+	Name string `json:"name"`
 	// Present is false for a factor with no data for the query (recency
 	// without git history, dependency depth without Options.Read): it is
 	// left out and the other weights scaled up.
-	Present bool
-	Value   float64 // in [0, 1], quantized to 1e-6
+	Present bool    `json:"present"`
+	Value   float64 `json:"value"` // in [0, 1], quantized to 1e-6
 	// Weight is the configured weight; Share is the weight over the sum of
 	// the weights of the factors present, the part of the relevance the
-	// factor decides.
-	Weight float64
-	Share  float64
-	// Contribution is Value × Share, quantized to 1e-6; the contributions
-	// sum to Relevance up to that rounding.
-	Contribution float64
+	// factor decides, quantized to 1e-6.
+	Weight float64 `json:"weight"`
+	Share  float64 `json:"share"`
+	// Contribution is Value × Weight / that sum (Value × Share, up to
+	// rounding), quantized to 1e-6; the contributions sum to the relevance
+	// up to that rounding.
+	Contribution float64 `json:"contribution"`
+}
+
+// Breakdown is each factor's part of the relevance of factor values f
+// under the weights w (the weighted mean of the factors present, as Rank
+// computes it): the five factors in the order of FactorNames, those
+// absent from f with Present false and no share or contribution.
+func Breakdown(f map[string]float64, w Factors) []FactorScore {
+	_, total := weighted(f, w)
+	out := make([]FactorScore, 0, len(factorNames))
+	for _, name := range factorNames {
+		v, ok := f[name]
+		s := FactorScore{Name: name, Present: ok, Value: v, Weight: w.Weight(name)}
+		if ok && total > 0 {
+			s.Share = float64(embed.Quantize(s.Weight/total)) / embed.Quantum
+			s.Contribution = float64(embed.Quantize(v*s.Weight/total)) / embed.Quantum
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // ScoreFile scores the file at slash path p against a free-text query
@@ -89,22 +110,7 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 		}
 	}
 	out.Relevance = relevance(factors, opt.Factors)
-	var total float64
-	for _, name := range factorNames {
-		if _, ok := factors[name]; ok {
-			total += opt.Factors.Weight(name)
-		}
-	}
-	for _, name := range factorNames {
-		v, ok := factors[name]
-		w := opt.Factors.Weight(name)
-		f := FactorScore{Name: name, Present: ok, Value: v, Weight: w}
-		if ok && total > 0 {
-			f.Share = float64(embed.Quantize(w/total)) / embed.Quantum
-			f.Contribution = float64(embed.Quantize(v*w/total)) / embed.Quantum
-		}
-		out.Factors = append(out.Factors, f)
-	}
+	out.Factors = Breakdown(factors, opt.Factors)
 	return out, nil
 }
 

@@ -206,3 +206,47 @@ func changedFrom(m map[string]int64) func([]string) (map[string]int64, error) {
 		return out, nil
 	}
 }
+
+// TestBreakdown: each factor present decides its weight's share of the
+// relevance; value × share is its contribution and the contributions sum
+// to the relevance, up to rounding to 1e-6.
+func TestBreakdown(t *testing.T) {
+	w := DefaultFactors()
+	tests := []map[string]float64{
+		{"task_alignment": 1, "mention_density": 1, "dependency_depth": 1, "file_type": 1},
+		{"task_alignment": 0.3, "recency": 0.9, "mention_density": 0, "dependency_depth": 0.75, "file_type": 0.1},
+		{"task_alignment": 0.123457, "file_type": 0.2},
+		{"file_type": 1},
+	}
+	for _, f := range tests {
+		got := Breakdown(f, w)
+		if len(got) != 5 || got[0].Name != "task_alignment" || got[4].Name != "file_type" {
+			t.Fatalf("%v: not the five factors in order: %+v", f, got)
+		}
+		var sum, shares float64
+		for _, s := range got {
+			v, ok := f[s.Name]
+			if s.Present != ok || s.Value != v || s.Weight != w.Weight(s.Name) {
+				t.Errorf("%v: %+v", f, s)
+			}
+			if !ok {
+				if s.Share != 0 || s.Contribution != 0 {
+					t.Errorf("%v: %s absent but has share %v, contribution %v", f, s.Name, s.Share, s.Contribution)
+				}
+				continue
+			}
+			if d := math.Abs(s.Value*s.Share - s.Contribution); d > 1e-6 {
+				t.Errorf("%v: %s %v × %v = %v, not %v", f, s.Name, s.Value, s.Share, s.Value*s.Share, s.Contribution)
+			}
+			sum += s.Contribution
+			shares += s.Share
+		}
+		if rel := relevance(f, w); math.Abs(sum-rel) > 5e-6 || math.Abs(shares-1) > 5e-6 {
+			t.Errorf("%v: contributions sum to %v, relevance %v; shares sum to %v", f, sum, rel, shares)
+		}
+	}
+	// Shares: the weight over the weights present (0.4 of 0.8).
+	if got := Breakdown(tests[0], w); got[0].Share != 0.5 || got[0].Contribution != 0.5 || got[1].Present {
+		t.Errorf("%+v", got)
+	}
+}
