@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ctxpack/ctxpack/internal/filelock"
 )
 
 // LockError is returned by Update when another process (or another Index
@@ -25,12 +27,11 @@ func (e *LockError) Error() string {
 	return fmt.Sprintf("index: another update holds %s (%s); gave up after %s", e.Path, holder, e.Waited.Round(time.Millisecond))
 }
 
-// errLocked is what tryLock returns when the lock is held elsewhere.
-var errLocked = errors.New("locked")
-
 // updateLock is the exclusive lock an update holds: an advisory lock on
-// the file next to the database, which the operating system releases when
-// the holder exits, however it exits.
+// the file next to the database (package filelock), which the operating
+// system releases when the holder exits, however it exits. On systems
+// where filelock cannot lock, concurrent updates are serialized by
+// SQLite's write lock alone.
 type updateLock struct{ f *os.File }
 
 // lock takes the update lock of the index at dbPath, waiting up to timeout
@@ -42,33 +43,20 @@ func lock(ctx context.Context, dbPath string, timeout time.Duration, now func() 
 	if err != nil {
 		return nil, fmt.Errorf("index: lock: %w", err)
 	}
+	o := filelock.Options{Timeout: timeout, Poll: 50 * time.Millisecond}
+	if waiting != nil {
+		o.Waiting = func() { waiting(readHolder(p)) }
+	}
 	start := time.Now()
-	told := false
-	for {
-		err := tryLock(f)
-		if err == nil {
-			break
+	if err := filelock.Lock(ctx, f, o); err != nil {
+		f.Close()
+		switch {
+		case errors.Is(err, filelock.ErrLocked):
+			return nil, &LockError{Path: p, Holder: readHolder(p), Waited: time.Since(start)}
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			return nil, fmt.Errorf("index: waiting for %s: %w", p, err)
 		}
-		if !errors.Is(err, errLocked) {
-			f.Close()
-			return nil, fmt.Errorf("index: lock %s: %w", p, err)
-		}
-		holder := readHolder(p)
-		waited := time.Since(start)
-		if timeout < 0 || waited >= timeout {
-			f.Close()
-			return nil, &LockError{Path: p, Holder: holder, Waited: waited}
-		}
-		if !told && waiting != nil {
-			waiting(holder)
-			told = true
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("index: waiting for %s: %w", p, ctx.Err())
-		case <-time.After(min(50*time.Millisecond, timeout-waited)):
-		}
+		return nil, fmt.Errorf("index: lock %s: %w", p, err)
 	}
 	// Say who holds the lock, for whoever waits next. The lock file is not
 	// the lock's state, only a note: a crash leaves a stale note behind and
@@ -82,7 +70,7 @@ func lock(ctx context.Context, dbPath string, timeout time.Duration, now func() 
 
 func (l *updateLock) unlock() {
 	_ = l.f.Truncate(0)
-	_ = unlockFile(l.f)
+	_ = filelock.Unlock(l.f)
 	_ = l.f.Close()
 }
 
