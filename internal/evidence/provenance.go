@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/render"
 )
 
 // Provenance says where a workspace file's text came from. It is kept as
@@ -13,9 +15,8 @@ import (
 //	<!-- source_uri=file://core/flow.sh; cid=sha256:…; span=lines=100:200; tags=flow,manager -->
 //
 // Fields are separated by "; " and appear in that order; span and tags are
-// left out when empty. A file:// URI holds the project-relative path with
-// every byte outside [A-Za-z0-9/._~-] percent-encoded, so no value can
-// hold "; " or "-->".
+// left out when empty. A file:// URI holds the project-relative path
+// percent-encoded (FileURI), so no value can hold "; " or "-->".
 type Provenance struct {
 	URI  string   // "file://core/flow.sh", or "stdin:" for text given on standard input
 	CID  string   // content id of the selected text: "sha256:" + hex
@@ -23,20 +24,9 @@ type Provenance struct {
 	Tags []string // sorted, unique
 }
 
-// FileURI is the URI of the project-relative slash path p.
-func FileURI(p string) string {
-	var b strings.Builder
-	b.WriteString("file://")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._~-", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
-}
+// FileURI is the URI of the project-relative slash path p, encoded as
+// render.URIPath encodes it.
+func FileURI(p string) string { return "file://" + render.URIPath(p) }
 
 // FilePath returns the path of a file:// URI, and false for another URI.
 func FilePath(uri string) (string, bool) {

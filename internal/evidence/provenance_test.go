@@ -29,10 +29,11 @@ func TestProvenanceRoundTrip(t *testing.T) {
 			t.Errorf("ParseProvenance(%q) = %+v, %v, %v", tt.line, got, ok, err)
 		}
 	}
-	if got := FileURI("dir/a b;c-->.go"); got != "file://dir/a%20b%3Bc--%3E.go" {
+	// "--" may not stand in a comment: the second "-" is encoded.
+	if got := FileURI("dir/a b;c-->.go"); got != "file://dir/a%20b%3Bc-%2D%3E.go" {
 		t.Errorf("FileURI = %q", got)
 	}
-	if p, ok := FilePath("file://dir/a%20b%3Bc--%3E.go"); !ok || p != "dir/a b;c-->.go" {
+	if p, ok := FilePath(FileURI("dir/a b;c-->.go")); !ok || p != "dir/a b;c-->.go" {
 		t.Errorf("FilePath = %q, %v", p, ok)
 	}
 }

@@ -176,7 +176,7 @@ func Body(f Format, b Block) string {
 		s.WriteString("## Evidence: ")
 		s.WriteString(strings.ReplaceAll(title, "\n", " "))
 		s.WriteString("\n<!-- ")
-		s.WriteString(commentText(provenance(b)))
+		s.WriteString(provenance(b)) // URIPath, hex and digits: no "--"
 		s.WriteString(" -->\n\n")
 		writeFenced(&s, b)
 		s.WriteString("\n")
@@ -226,9 +226,9 @@ func writeFenced(s *strings.Builder, b Block) {
 func provenance(b Block) string {
 	var s strings.Builder
 	if b.Path != "" {
-		s.WriteString("source_uri=file://" + uriPath(b.Path))
+		s.WriteString("source_uri=file://" + URIPath(b.Path))
 	} else {
-		s.WriteString("source_uri=ctxpack:" + uriPath(name(b)))
+		s.WriteString("source_uri=ctxpack:" + URIPath(name(b)))
 	}
 	if b.CID != "" {
 		s.WriteString("; cid=" + b.CID)
@@ -239,17 +239,18 @@ func provenance(b Block) string {
 	return s.String()
 }
 
-// uriPath percent-encodes every byte of p outside [A-Za-z0-9/._~:-], so
-// that a URI holds no "; ", space or "-->".
-func uriPath(p string) string {
+// URIPath percent-encodes p for a URI in a comment: every byte outside
+// [A-Za-z0-9/._~:-], and a "-" that follows another, so that the URI
+// holds no "; ", space, "--" or "-->".
+func URIPath(p string) string {
 	var s strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._~:-", c) >= 0 {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._~:", c) >= 0 || c == '-' && (i == 0 || p[i-1] != '-') {
 			s.WriteByte(c)
 			continue
 		}
-		s.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)+strconv.FormatUint(uint64(c)&15, 16)))
+		fmt.Fprintf(&s, "%%%02X", c)
 	}
 	return s.String()
 }

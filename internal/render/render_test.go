@@ -146,3 +146,13 @@ func TestMetadataComment(t *testing.T) {
 		}
 	}
 }
+
+// An mdctx provenance comment names the path as it is, percent-encoded:
+// "--" and "-->" are encoded, not spaced out into another path.
+func TestMDCtxProvenancePath(t *testing.T) {
+	got := Body(MDCtx, Block{Path: "docs/a--b c-->.md", Lines: [2]int{1, 2}, CID: "sha256:00", Text: "x\n"})
+	want := "## Evidence: docs/a--b c-->.md\n<!-- source_uri=file://docs/a-%2Db%20c-%2D%3E.md; cid=sha256:00; span=lines=1:2 -->\n\nx\n\n"
+	if got != want {
+		t.Errorf("Body =\n%q\nwant\n%q", got, want)
+	}
+}
