@@ -13,17 +13,22 @@ import (
 
 // KeyLines walks the mapping n and returns the line of each key in it and
 // in the mappings below it, by dotted name after prefix: "factors.recency",
-// and "tiers[1].share" for a mapping in a sequence.
+// and "tiers[1].share" for a mapping in a sequence. Mappings are read as
+// Pairs reads them: merge keys ("<<: *base") are expanded, the merged keys
+// named as if written in place, at the line where they are written;
+// explicit keys win; a key that is not a plain name is left out. It
+// reports no errors: LoadConfig and the section's decoding do.
 func KeyLines(n *yaml.Node, prefix string) map[string]int {
 	out := map[string]int{}
+	var l loader // its errors are not KeyLines' to report
 	var walk func(n *yaml.Node, prefix string)
 	walk = func(n *yaml.Node, prefix string) {
 		switch n = DerefYAML(n); n.Kind {
 		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				name := prefix + n.Content[i].Value
-				out[name] = n.Content[i].Line
-				walk(n.Content[i+1], name+".")
+			for _, kv := range l.pairs(n, prefix) {
+				name := prefix + kv.Key.Value
+				out[name] = kv.Key.Line
+				walk(kv.Val, name+".")
 			}
 		case yaml.SequenceNode:
 			base := strings.TrimSuffix(prefix, ".")
