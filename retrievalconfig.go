@@ -71,30 +71,67 @@ func (p *Project) embedder() (embed.Embedder, error) {
 	return p.retrievalOpt.Embedder, p.embedErr
 }
 
-func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
-	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
-	tiers := DefaultTiers()
-	var c retrievalConfig
-	ok, err := p.Config.Section("retrieval", &c)
-	if err != nil || !ok {
-		return o, tiers, err
+// configSection decodes the section name of the configuration into c (a
+// pointer to the section's struct), as the retrieval: and sources:
+// sections are read, and checks its keys against c's yaml tags. ok is
+// false when the configuration has no such section. bad makes an error
+// about a key of the section: "ctxpack: file:line: name.key must…", at
+// the section's line when the key is not written in it. A key c has no
+// field for, and allow (if not nil) does not accept, is an error: the
+// first such key by line, then name, with the known key it looks like and
+// the page of docs/ that lists the section's settings.
+func (p *Project) configSection(name string, c any, allow func(key string) bool) (ok bool, bad badKey, err error) {
+	if ok, err := p.Config.Section(name, c); err != nil || !ok {
+		return ok, nil, err
 	}
-	node := p.Config.Extra["retrieval"]
+	node := p.Config.Extra[name]
 	lines := project.KeyLines(&node, "")
-	bad := func(key, must string) error {
+	bad = func(key, must string) error {
 		where := ""
 		if p.Config.Source != "" {
 			where = fmt.Sprintf("%s:%d: ", p.Config.Source, cmp.Or(lines[key], node.Line))
 		}
-		return fmt.Errorf("ctxpack: %sretrieval.%s %s", where, key, must)
+		return fmt.Errorf("ctxpack: %s%s.%s %s", where, name, key, must)
 	}
-	if unknown, known := project.UnknownKeys(lines, c); len(unknown) > 0 {
-		key := slices.MinFunc(unknown, func(a, b string) int { return cmp.Or(cmp.Compare(lines[a], lines[b]), strings.Compare(a, b)) })
-		hint := ""
-		if s := project.Suggest(key, known); s != "" {
-			hint = fmt.Sprintf(" (did you mean %s?)", s)
-		}
-		return o, tiers, bad(key, "is not a retrieval setting"+hint+"; docs/retrieval.md lists them")
+	unknown, known := project.UnknownKeys(lines, c)
+	if allow != nil {
+		unknown = slices.DeleteFunc(unknown, allow)
+	}
+	if len(unknown) == 0 {
+		return true, bad, nil
+	}
+	key := slices.MinFunc(unknown, func(a, b string) int { return cmp.Or(cmp.Compare(lines[a], lines[b]), strings.Compare(a, b)) })
+	hint := ""
+	if s := project.Suggest(key, known); s != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return true, bad, bad(key, fmt.Sprintf("is not a %s setting%s; docs/%s.md lists them", name, hint, name))
+}
+
+// badKey makes the error about a key of a configuration section: key
+// (dotted, within the section) must… (see configSection).
+type badKey func(key, must string) error
+
+// count sets *dst to *v when v is set: a whole number from 1 to most, else
+// an error about key.
+func (bad badKey) count(key string, v *int, dst *int, most int) error {
+	if v == nil {
+		return nil
+	}
+	if *v <= 0 || *v > most {
+		return bad(key, fmt.Sprintf("must be a whole number from 1 to %d", most))
+	}
+	*dst = *v
+	return nil
+}
+
+func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
+	o := retrieve.Options{Factors: retrieve.DefaultFactors(), FileTypes: retrieve.DefaultFileTypes()}
+	tiers := DefaultTiers()
+	var c retrievalConfig
+	ok, bad, err := p.configSection("retrieval", &c, nil)
+	if err != nil || !ok {
+		return o, tiers, err
 	}
 	weight := func(key string, v *float64, dst *float64) error {
 		if v == nil {
@@ -102,16 +139,6 @@ func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 		}
 		if math.IsNaN(*v) || *v < 0 || *v > 1 {
 			return bad(key, "must be a number from 0 to 1")
-		}
-		*dst = *v
-		return nil
-	}
-	count := func(key string, v *int, dst *int) error {
-		if v == nil {
-			return nil
-		}
-		if *v <= 0 || *v > 10000 {
-			return bad(key, "must be a whole number from 1 to 10000")
 		}
 		*dst = *v
 		return nil
@@ -138,11 +165,11 @@ func (p *Project) loadRetrieval() (retrieve.Options, []Tier, error) {
 			weight("file_types.other", t.Other, &o.FileTypes.Other))
 	}
 	errs = append(errs,
-		count("rrf_k", c.RRFK, &o.K),
-		count("lexical", c.Lexical, &o.Lexical),
-		count("semantic", c.Semantic, &o.Semantic),
-		count("mentions", c.Mentions, &o.Mentions),
-		count("fused", c.Fused, &o.Fused))
+		bad.count("rrf_k", c.RRFK, &o.K, 10000),
+		bad.count("lexical", c.Lexical, &o.Lexical, 10000),
+		bad.count("semantic", c.Semantic, &o.Semantic, 10000),
+		bad.count("mentions", c.Mentions, &o.Mentions, 10000),
+		bad.count("fused", c.Fused, &o.Fused, 10000))
 	if c.Expand != nil {
 		if *c.Expand < 0 || *c.Expand > 100 {
 			errs = append(errs, bad("expand", "must be a whole number of files from 0 to 100"))

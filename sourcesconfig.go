@@ -1,7 +1,6 @@
 package ctxpack
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -167,31 +166,13 @@ type sourcesConfig struct {
 func (p *Project) SourcesSettings() (SourcesSettings, error) {
 	s := DefaultSourcesSettings()
 	var c sourcesConfig
-	ok, err := p.Config.Section("sources", &c)
-	if err != nil || !ok {
-		return s, err
-	}
-	node := p.Config.Extra["sources"]
-	lines := project.KeyLines(&node, "")
-	bad := func(key, must string) error {
-		where := ""
-		if p.Config.Source != "" {
-			where = fmt.Sprintf("%s:%d: ", p.Config.Source, cmp.Or(lines[key], node.Line))
-		}
-		return fmt.Errorf("ctxpack: %ssources.%s %s", where, key, must)
-	}
-	unknown, known := project.UnknownKeys(lines, c)
-	unknown = slices.DeleteFunc(unknown, func(k string) bool { // weights is a map: its keys are source names
+	weightName := func(k string) bool { // weights is a map: its keys are source names
 		name, ok := strings.CutPrefix(k, "weights.")
 		return ok && !strings.Contains(name, ".")
-	})
-	if len(unknown) > 0 {
-		key := slices.MinFunc(unknown, func(a, b string) int { return cmp.Or(cmp.Compare(lines[a], lines[b]), strings.Compare(a, b)) })
-		hint := ""
-		if sug := project.Suggest(key, known); sug != "" {
-			hint = fmt.Sprintf(" (did you mean %s?)", sug)
-		}
-		return s, bad(key, "is not a sources setting"+hint+"; docs/sources.md lists them")
+	}
+	ok, bad, err := p.configSection("sources", &c, weightName)
+	if err != nil || !ok {
+		return s, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Weights)) {
 		if _, i := sourceOf(name); i < 0 {
@@ -204,17 +185,7 @@ func (p *Project) SourcesSettings() (SourcesSettings, error) {
 		}
 		s.Weights[name] = w
 	}
-	count := func(key string, v *int, dst *int, most int) error {
-		if v == nil {
-			return nil
-		}
-		if *v <= 0 || *v > most {
-			return bad(key, fmt.Sprintf("must be a whole number from 1 to %d", most))
-		}
-		*dst = *v
-		return nil
-	}
-	if err := count("limit", c.Limit, &s.Limit, 1000); err != nil {
+	if err := bad.count("limit", c.Limit, &s.Limit, 1000); err != nil {
 		return s, err
 	}
 	if c.Similarity != nil {
@@ -224,10 +195,10 @@ func (p *Project) SourcesSettings() (SourcesSettings, error) {
 		s.Similarity = *c.Similarity
 	}
 	if pm := c.Premortem; pm != nil {
-		if err := count("premortem.limit", pm.Limit, &s.PremortemLimit, 1000); err != nil {
+		if err := bad.count("premortem.limit", pm.Limit, &s.PremortemLimit, 1000); err != nil {
 			return s, err
 		}
-		if err := count("premortem.values", pm.Values, &s.PremortemValues, 1000); err != nil {
+		if err := bad.count("premortem.values", pm.Values, &s.PremortemValues, 1000); err != nil {
 			return s, err
 		}
 	}
