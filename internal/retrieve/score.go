@@ -88,6 +88,10 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 	if _, ok := slices.BinarySearch(paths, p); !ok {
 		return nil, fmt.Errorf("retrieve: %s is not in the index: it may be ignored, binary or larger than walk.max_file_bytes ('ctxpack index --status' lists skipped files), or the path may be wrong (give it relative to the current directory)", p)
 	}
+	// Without expansion: its chunks, at a share of at most 1 of their
+	// file's relevance, change no file's relevance or place, but at a
+	// share of 1 one of them can tie the best chunk and sort before it.
+	opt.Expand = -1
 	r, err := Rank(ctx, ix, query, opt)
 	if err != nil {
 		return nil, err
@@ -95,14 +99,11 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 	out := &FileScore{Path: p, Query: query, Files: len(r.Files), Warnings: r.Warnings}
 	var factors map[string]float64
 	for i, f := range r.Files {
-		if f.Path != p {
-			continue
-		}
-		c := r.Chunks[f.Best]
-		if _, ok := c.Factors["task_alignment"]; ok {
+		if f.Path == p {
+			c := r.Chunks[f.Best]
 			out.Rank, out.Best, factors = i+1, c.Hit, c.Factors
+			break
 		}
-		break
 	}
 	if factors == nil {
 		if factors, err = unranked(ctx, ix, r, query, p, opt, &out.Best); err != nil {

@@ -250,3 +250,28 @@ func TestBreakdown(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// TestScoreFileExpandShare: with expanded chunks at their file's whole
+// relevance (retrieval.expand_share: 1) one of them ties the best chunk
+// and sorts before it; the score is still the best chunk's, and the file
+// is still first.
+func TestScoreFileExpandShare(t *testing.T) {
+	ctx := context.Background()
+	ix := indexFS(t, mapFS(scoreTree))
+	const q = "tax"
+	opt := Options{ExpandShare: 1}
+	r, err := Rank(ctx, ix, q, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) == 0 || r.Files[0].Path != "billing/invoice.py" {
+		t.Fatalf("files %+v: want billing/invoice.py first", r.Files)
+	}
+	s, err := ScoreFile(ctx, ix, q, "billing/invoice.py", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rank != 1 || s.Best.Symbol != "tax" || !s.Factors[0].Present || s.Factors[0].Value == 0 || s.Relevance != r.Files[0].Relevance {
+		t.Errorf("rank %d, best chunk %s, relevance %v (ranking's %v), factors %+v", s.Rank, s.Best.Symbol, s.Relevance, r.Files[0].Relevance, s.Factors)
+	}
+}
