@@ -199,7 +199,8 @@ type Ranking struct {
 // The task-alignment factor is half the fused score over the best fused
 // score, and half the chunk's similarity over the best similarity, averaged
 // over the similarity rankings (BM25, cosine): rank fusion alone forgets
-// how far ahead the best matches are.
+// how far ahead the best matches are. A negative similarity (a cosine
+// below 0) counts as none, so the factor stays in [0, 1].
 func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ranking, error) {
 	opt.normalize()
 	lexical, err := ix.Search(ctx, query, opt.Lexical, index.SearchOptions{})
@@ -249,7 +250,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			c.ranks[list] = i + 1
 			c.rrf += 1 / float64(opt.K+i+1)
 			if scored && hits[0].Score > 0 {
-				c.sim += h.Score / hits[0].Score
+				c.sim += max(h.Score/hits[0].Score, 0)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -122,5 +123,87 @@ func TestRankStats(t *testing.T) {
 	}
 	if d := cmp.Diff(string(want), got); d != "" {
 		t.Errorf("ranking changed (-%s +got); if intended, run go test -run TestRankStats -update and review the diff:\n%s", golden, d)
+	}
+}
+
+// wordEmbedder embeds a text as the sum of the vectors of the words of
+// vecs it holds, or as other when it holds none.
+type wordEmbedder struct {
+	vecs  map[string][]float32
+	other []float32
+}
+
+func (e wordEmbedder) ID() string { return "test:words" }
+
+func (e wordEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, text := range texts {
+		v := make([]float32, len(e.other))
+		found := false
+		for w, wv := range e.vecs {
+			if strings.Contains(strings.ToLower(text), w) {
+				found = true
+				for j := range v {
+					v[j] += wv[j]
+				}
+			}
+		}
+		if !found {
+			copy(v, e.other)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// TestRankFactorsInRange: every factor is in [0, 1], even for a chunk
+// whose cosine to the query is negative: its similarity counts as none.
+func TestRankFactorsInRange(t *testing.T) {
+	ctx := context.Background()
+	fsys := mapFS(map[string]string{
+		"a.go": "package a\n\n// Alpha is the first.\nfunc Alpha() {}\n",
+		"b.go": "package b\n\n// Beta is the second.\nfunc Beta() {}\n",
+		"c.go": "package c\n\n// Gamma is the third.\nfunc Gamma() {}\n",
+	})
+	ix := indexFS(t, fsys)
+	e := wordEmbedder{vecs: map[string][]float32{"alpha": {1, 0}, "beta": {-1, 0.1}}, other: []float32{0, 1}}
+	if _, err := ix.Embed(ctx, fsys, e, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Rank(ctx, ix, "alpha", Options{Embedder: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rrf := func(c Chunk) float64 {
+		var s float64
+		for _, rank := range c.Ranks {
+			s += 1 / float64(60+rank)
+		}
+		return s
+	}
+	var top float64
+	for _, c := range r.Chunks {
+		top = max(top, rrf(c))
+	}
+	negative := false
+	for _, c := range r.Chunks {
+		for name, v := range c.Factors {
+			if v < 0 || v > 1 {
+				t.Errorf("%s#%d: %s = %v, outside [0, 1]", c.Path, c.Seq, name, v)
+			}
+		}
+		if c.Path == "b.go" && c.Symbol == "Beta" {
+			negative = true
+			// Half its fused score over the best, half no similarity.
+			if want := rrf(c) / top / 2; math.Abs(c.Factors["task_alignment"]-want) > 1e-6 {
+				t.Errorf("b.go task_alignment %v, want %v", c.Factors["task_alignment"], want)
+			}
+		}
+		if c.Relevance < 0 || c.Relevance > 1 {
+			t.Errorf("%s#%d: relevance %v", c.Path, c.Seq, c.Relevance)
+		}
+	}
+	if !negative {
+		t.Errorf("b.go, whose cosine is negative, not ranked: %+v", r.Chunks)
 	}
 }
