@@ -45,7 +45,8 @@ type SummarizeOptions struct {
 	Tokenizer string // "" is the configured one
 	// Cache keeps each level's text and tokens in
 	// .ctxpack/cache/summaries/, keyed by the file's path and content id,
-	// the level, the tokenizer and the chunker's version, and reuses them.
+	// the level, the tokenizer, the chunker's version and ctxpack's build,
+	// and reuses them; a build that cannot be identified caches nothing.
 	// It never changes the result.
 	Cache bool
 }
@@ -142,15 +143,30 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		Text   string `json:"text"`
 		Tokens int    `json:"tokens"`
 	}
-	store := cache.New(filepath.Join(p.Root, project.DirCtxpack, "cache", "summaries"), 0)
+	// get computes a level, or takes it from the cache. The cache is off
+	// without opt.Cache, and when the build cannot be identified: a new
+	// build may count or cut differently.
+	build := ""
+	if opt.Cache {
+		build = buildID()
+	}
+	var store *cache.Store
+	var cid string
+	if build != "" {
+		store = cache.New(filepath.Join(p.Root, project.DirCtxpack, "cache", "summaries"), 0)
+		cid = project.ContentID(text)
+	}
 	get := func(l pack.Level, compute func() entry) entry {
-		key, err := cache.Key("summary", summaryCacheVersion, chunk.Version, chunk.Backend, s.Kind, rel, project.ContentID(text), l.String(), tok.Name())
+		if store == nil {
+			return compute()
+		}
+		key, err := cache.Key("summary", summaryCacheVersion, build, chunk.Version, chunk.Backend, s.Kind, rel, cid, l.String(), tok.Name())
 		var e entry
-		if opt.Cache && err == nil && store.Get(key, &e) {
+		if err == nil && store.Get(key, &e) {
 			return e
 		}
 		e = compute()
-		if opt.Cache && err == nil {
+		if err == nil {
 			_ = store.Put(key, e) // without the cache the answer is the same
 		}
 		return e

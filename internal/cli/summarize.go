@@ -40,10 +40,10 @@ lists only the levels the file has. Tokens are counted with --tokenizer
 (default from the config, else o200k_base).
 
 --cache keeps each level's text and tokens in .ctxpack/cache/summaries/,
-keyed by the file's path and content id, the level, the tokenizer and the
-chunker's version, and reuses them; a changed file has a new content id, so
-a cached level is never stale, and the output is the same with or without
-it. --format json prints {"path", "kind", "language", "level", "shown",
+keyed by the file's path and content id, the level, the tokenizer, the
+chunker's version and ctxpack's build, and reuses them; a changed file has
+a new content id and a new ctxpack a new build, so a cached level is never
+stale, and the output is the same with or without it. --format json prints {"path", "kind", "language", "level", "shown",
 "tokenizer", "levels": [{"level", "tokens"}], "text", "warnings"}.`
 
 func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) error) *cobra.Command {
