@@ -594,3 +594,57 @@ func TestSourcesStaleCodeDropped(t *testing.T) {
 		}
 	}
 }
+
+// A project in a folder of a larger repository (found by its .ctxpack):
+// the commits source holds only the commits that changed the project's
+// files, named from its root, so a commit of only a file a code item
+// shows is dropped as its duplicate.
+func TestSourcesCommitsOfASubdirectoryProject(t *testing.T) {
+	outer := t.TempDir()
+	invoice := "package billing\n\n// RoundTotal rounds an invoice total half-even to the cent.\nfunc RoundTotal(cents float64) int64 {\n\treturn int64(cents + 0.5)\n}\n"
+	gitCommits(t, outer, []struct {
+		msg   string
+		files map[string]string
+	}{
+		{"billing: first invoice code", map[string]string{
+			"billing/.ctxpack/config.yaml": "format: markdown\n",
+			"billing/.gitignore":           ".ctxpack/*.db*\n",
+			"billing/invoice.go":           invoice,
+		}},
+		{"shipping: invoice rounding for labels", map[string]string{"shipping/label.go": "package shipping\n\n// Label rounds the invoice total on labels.\nfunc Label() {}\n"}},
+		{"rounding of invoice totals fixed for negative amounts", map[string]string{"billing/invoice.go": strings.Replace(invoice, "0.5)", "0.5) // fixed", 1)}},
+	})
+	p, err := Open(filepath.Join(outer, "billing"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Root != filepath.Join(outer, "billing") {
+		t.Fatalf("root %s, want the billing folder", p.Root)
+	}
+	res, err := p.Sources(context.Background(), "invoice total rounding", Request{Sources: []string{"code,commits"}, Budget: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Plan.Warnings {
+		if strings.Contains(w, outer) {
+			t.Errorf("a warning holds the absolute path: %q", w)
+		}
+	}
+	out := string(res.Output)
+	if strings.Contains(out, "shipping") {
+		t.Errorf("a commit outside the project is shown:\n%s", out)
+	}
+	if !strings.Contains(out, "*Files: .ctxpack/config.yaml, .gitignore, invoice.go;") || strings.Contains(out, "billing/") {
+		t.Errorf("commit files are not named from the project root:\n%s", out)
+	}
+	sameFile := false
+	for _, d := range res.Plan.Dropped {
+		if strings.Contains(d.Reason, "shipping") {
+			t.Errorf("a commit outside the project was found: %+v", d)
+		}
+		sameFile = sameFile || strings.HasPrefix(d.Key, "commit:") && strings.Contains(d.Reason, "the same file (invoice.go)")
+	}
+	if !sameFile {
+		t.Errorf("no commit dropped for the code item's file: %+v\n%s", res.Plan.Dropped, out)
+	}
+}

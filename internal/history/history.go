@@ -21,15 +21,15 @@ type Commit struct {
 	Email   string
 	Time    int64 // the commit time, Unix seconds: the same in every clone
 	Message string
-	Files   []File
+	Files   []File // the files it changed under the folder read (Log)
 	// Insertions and Deletions are the lines added and removed over the
-	// text files.
+	// text files of Files.
 	Insertions, Deletions int
 }
 
 // File is one file a commit changed.
 type File struct {
-	Path string // slash path relative to the repository root
+	Path string // slash path relative to the folder read (Log): the project root
 	// Added and Deleted are its lines added and removed; -1 for a binary
 	// file, whose lines git does not count.
 	Added, Deleted int
@@ -49,53 +49,77 @@ var ErrRewritten = errors.New("history: the last commit read is no longer in the
 // then lists "added TAB deleted TAB path NUL" for each file.
 const format = "--format=%x1e%H%x00%an%x00%ae%x00%ct%x00%B%x00"
 
-// Head returns the hash of HEAD in root's repository. ErrNotRepository
-// says there is none: git is not installed, root is in no git work tree,
-// or the repository has no commit yet.
-func Head(ctx context.Context, root string) (string, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", ErrNotRepository
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--verify", "--quiet", "HEAD").Output()
-	if ctx.Err() != nil {
-		return "", ctx.Err()
-	}
-	head := strings.TrimSpace(string(out))
-	if err != nil || !isHash(head) {
-		return "", ErrNotRepository
-	}
-	return head, nil
+// Tip is where a history is read back from: the commit HEAD names, and
+// where the folder the history is read for is in its repository.
+type Tip struct {
+	SHA string // HEAD's commit hash
+	// Prefix is the folder's path from the top of the work tree, with a
+	// trailing slash ("services/billing/"); "" at the top, and in a bare
+	// repository.
+	Prefix string
 }
 
-// Log returns the commits of head, a commit hash as Head gives it, that
-// are not in since's history (all of them when since is empty), newest
-// first, without merge commits; an empty head reads Head first. It runs
-// git; ErrNotRepository and ErrRewritten say why it could not.
-func Log(ctx context.Context, root, since, head string) ([]Commit, error) {
-	if head == "" {
+// Head returns HEAD's commit in root's repository, and root's place in
+// it, with one `git rev-parse`. ErrNotRepository says there is none: git
+// is not installed, root is in no git work tree, or the repository has no
+// commit yet.
+func Head(ctx context.Context, root string) (Tip, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return Tip{}, ErrNotRepository
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD").Output()
+	if ctx.Err() != nil {
+		return Tip{}, ctx.Err()
+	}
+	// The prefix's line (empty at the top), then the hash's.
+	text := strings.TrimSuffix(string(out), "\n")
+	i := strings.LastIndexByte(text, '\n')
+	if err != nil || i < 0 || !isHash(text[i+1:]) {
+		return Tip{}, ErrNotRepository
+	}
+	return Tip{SHA: text[i+1:], Prefix: text[:i]}, nil
+}
+
+// Log returns the commits of head (as Head gives it; the zero Tip reads
+// Head first) that are not in since's history (all of them when since is
+// empty), newest first, without merge commits. The history is root's,
+// which may be a folder inside a larger repository (a project found by
+// its .ctxpack): only the commits that changed a file under root, and only
+// those files, their paths relative to root. At the top of the work tree
+// every commit is root's, empty ones too. It runs git; ErrNotRepository
+// and ErrRewritten say why it could not.
+func Log(ctx context.Context, root, since string, head Tip) ([]Commit, error) {
+	if head == (Tip{}) {
 		var err error
 		if head, err = Head(ctx, root); err != nil {
 			return nil, err
 		}
 	}
-	if !isHash(head) {
-		return nil, fmt.Errorf("history: %q is not a commit hash", head)
+	if !isHash(head.SHA) {
+		return nil, fmt.Errorf("history: %q is not a commit hash", head.SHA)
 	}
-	rng := head
+	rng := head.SHA
 	if since != "" {
 		if !isHash(since) {
 			return nil, fmt.Errorf("history: %q is not a commit hash", since)
 		}
-		if err := exec.CommandContext(ctx, "git", "-C", root, "merge-base", "--is-ancestor", since, head).Run(); err != nil {
+		if err := exec.CommandContext(ctx, "git", "-C", root, "merge-base", "--is-ancestor", since, head.SHA).Run(); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			return nil, ErrRewritten
 		}
-		rng = since + ".." + head
+		rng = since + ".." + head.SHA
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false", "log",
-		"--no-merges", "--no-renames", "--no-color", format, "--numstat", "-z", rng, "--")
+	// --relative keeps the files under root, named from it; below the top,
+	// the pathspec also leaves out the commits that changed none of them
+	// (at the top it would leave out the empty commits, which are root's).
+	args := []string{"-C", root, "-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--no-color",
+		"--relative", format, "--numstat", "-z", rng, "--"}
+	if head.Prefix != "" {
+		args = append(args, ".")
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -85,7 +85,7 @@ func TestLog(t *testing.T) {
 	})
 	empty := r.commit(1_700_000_200, "Ada", "An empty commit", nil)
 
-	got, err := Log(ctx, r.dir, "", "")
+	got, err := Log(ctx, r.dir, "", Tip{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,33 +111,80 @@ func TestLog(t *testing.T) {
 	}
 
 	// Since a commit: only the newer ones; since HEAD: none.
-	got, err = Log(ctx, r.dir, first, "")
+	got, err = Log(ctx, r.dir, first, Tip{})
 	if err != nil || len(got) != 2 || got[0].SHA != empty || got[1].SHA != second {
 		t.Errorf("Log since the first commit: %v, %v", got, err)
 	}
-	if got, err := Log(ctx, r.dir, empty, ""); err != nil || len(got) != 0 {
+	if got, err := Log(ctx, r.dir, empty, Tip{}); err != nil || len(got) != 0 {
 		t.Errorf("Log since HEAD: %v, %v", got, err)
 	}
 
 	// A rewritten history: the commit read last is gone from HEAD's.
 	r.git("reset", "-q", "--hard", first)
-	if _, err := Log(ctx, r.dir, second, ""); !errors.Is(err, ErrRewritten) {
+	if _, err := Log(ctx, r.dir, second, Tip{}); !errors.Is(err, ErrRewritten) {
 		t.Errorf("Log since a commit reset away: %v; want ErrRewritten", err)
 	}
-	if _, err := Log(ctx, r.dir, "nothex", ""); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
+	if _, err := Log(ctx, r.dir, "nothex", Tip{}); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
 		t.Errorf("Log since a bad hash: %v", err)
 	}
 
 	// Up to a given head: HEAD is first's again, the log reads second's.
-	if head, err := Head(ctx, r.dir); err != nil || head != first {
-		t.Errorf("Head = %q, %v; want %s", head, err, first)
+	if head, err := Head(ctx, r.dir); err != nil || head != (Tip{SHA: first}) {
+		t.Errorf("Head = %+v, %v; want %s at the top", head, err, first)
 	}
-	got, err = Log(ctx, r.dir, first, empty)
+	got, err = Log(ctx, r.dir, first, Tip{SHA: empty})
 	if err != nil || len(got) != 2 || got[0].SHA != empty || got[1].SHA != second {
 		t.Errorf("Log from first to a given head: %v, %v", got, err)
 	}
-	if _, err := Log(ctx, r.dir, "", "HEAD"); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
+	if _, err := Log(ctx, r.dir, "", Tip{SHA: "HEAD"}); err == nil || !strings.Contains(err.Error(), "not a commit hash") {
 		t.Errorf("Log up to a head that is no hash: %v", err)
+	}
+}
+
+// A project in a folder of a larger repository (found by its .ctxpack):
+// its history is the commits that changed its files, named from its root.
+func TestLogSubdirectory(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	first := r.commit(1_700_000_000, "Ada", "Start both services", map[string][]byte{
+		"services/billing/invoice.py": []byte("def total():\n    return 0\n"),
+		"services/shipping/label.py":  []byte("def label():\n    pass\n"),
+		"README.md":                   []byte("two services\n"),
+	})
+	r.commit(1_700_000_100, "Grace", "Shipping labels carry the weight", map[string][]byte{
+		"services/shipping/label.py": []byte("def label(weight):\n    pass\n"),
+	})
+	r.commit(1_700_000_150, "Grace", "An empty commit", nil)
+	third := r.commit(1_700_000_200, "Ada", "Round invoice totals", map[string][]byte{
+		"services/billing/invoice.py": []byte("def total():\n    return round(0)\n"),
+		"README.md":                   []byte("two services, rounded\n"),
+	})
+	billing := filepath.Join(r.dir, "services", "billing")
+
+	head, err := Head(ctx, billing)
+	if err != nil || head != (Tip{SHA: third, Prefix: "services/billing/"}) {
+		t.Fatalf("Head of the folder = %+v, %v", head, err)
+	}
+	got, err := Log(ctx, billing, "", head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Commit{
+		{SHA: third, Author: "Ada", Email: "ada@example.com", Time: 1_700_000_200, Message: "Round invoice totals",
+			Files: []File{{Path: "invoice.py", Added: 1, Deleted: 1}}, Insertions: 1, Deletions: 1},
+		{SHA: first, Author: "Ada", Email: "ada@example.com", Time: 1_700_000_000, Message: "Start both services",
+			Files: []File{{Path: "invoice.py", Added: 2}}, Insertions: 2},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Log of a folder (-want +got):\n%s", d)
+	}
+	// Since the first: only the third, whatever came between.
+	if got, err := Log(ctx, billing, first, head); err != nil || len(got) != 1 || got[0].SHA != third {
+		t.Errorf("Log of a folder since the first commit: %v, %v", got, err)
+	}
+	// The top of the same repository reads every commit, the empty one too.
+	if got, err := Log(ctx, r.dir, "", Tip{}); err != nil || len(got) != 4 {
+		t.Errorf("Log of the top: %d commits, %v; want 4", len(got), err)
 	}
 }
 
@@ -147,14 +194,14 @@ func TestLogNotRepository(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
-	if _, err := Log(context.Background(), dir, "", ""); !errors.Is(err, ErrNotRepository) {
+	if _, err := Log(context.Background(), dir, "", Tip{}); !errors.Is(err, ErrNotRepository) {
 		t.Errorf("Log outside a repository: %v", err)
 	}
 	if _, err := Head(context.Background(), dir); !errors.Is(err, ErrNotRepository) || strings.Contains(err.Error(), dir) {
 		t.Errorf("Head outside a repository: %v; want ErrNotRepository, without the path", err)
 	}
 	r := newRepo(t) // no commits yet
-	if _, err := Log(context.Background(), r.dir, "", ""); !errors.Is(err, ErrNotRepository) {
+	if _, err := Log(context.Background(), r.dir, "", Tip{}); !errors.Is(err, ErrNotRepository) {
 		t.Errorf("Log of a repository without commits: %v", err)
 	}
 	if _, err := Head(context.Background(), r.dir); !errors.Is(err, ErrNotRepository) {
@@ -248,7 +295,7 @@ func BenchmarkLog(b *testing.B) {
 	}
 	var n, files int
 	for b.Loop() {
-		cs, err := Log(context.Background(), dir, "", "")
+		cs, err := Log(context.Background(), dir, "", Tip{})
 		if err != nil {
 			b.Skipf("%s: %v", dir, err)
 		}

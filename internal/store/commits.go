@@ -16,19 +16,24 @@ import (
 
 // CommitStats say what SyncCommits did.
 type CommitStats struct {
-	Added     int    // commits read and stored by this call
-	Rescanned bool   // the stored history was rewritten (history.ErrRewritten): everything was read again
+	Added int // commits read and stored by this call
+	// Rescanned: the stored history was rewritten (history.ErrRewritten),
+	// or read for another folder of the repository; everything was read
+	// again.
+	Rescanned bool
 	Head      string // the HEAD sha now stored
 	Total     int    // commits in the store after the call
 }
 
 // SyncCommits brings the store's commits up to date with the git history
-// of HEAD in the repository at root (history.Log: merge commits are left
-// out). The HEAD it read last is kept in the store: only the commits since
-// it are read, and when HEAD has not moved the call costs one `git
-// rev-parse`. When that head is no longer in the history of HEAD (a
-// rebase, a reset), the stored commits are deleted and the whole history
-// read again (Rescanned).
+// of root, the project root, which may be a folder of a larger repository
+// (history.Log: the commits that changed its files, named from it; merge
+// commits left out). The HEAD it read last is kept in the store, with
+// root's folder in the repository: only the commits since it are read,
+// and when HEAD has not moved the call costs one `git rev-parse`. When
+// that head is no longer in the history of HEAD (a rebase, a reset), or
+// the commits were read for another folder, the stored commits are
+// deleted and the whole history read again (Rescanned).
 //
 // Its writes are one transaction. history.ErrNotRepository is returned
 // wrapped, and leaves the store unchanged.
@@ -40,18 +45,26 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	if err != nil {
 		return CommitStats{}, err
 	}
+	prefix, err := getMeta(ctx, s.db, metaCommitPrefix)
+	if err != nil {
+		return CommitStats{}, err
+	}
 	// The log reads back from the HEAD read here, so that the head stored
 	// is the one the commits stored were read from.
 	head, err := history.Head(ctx, root)
 	if err != nil {
 		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
 	}
-	if head == stored {
+	if head.SHA == stored && head.Prefix == prefix {
 		n, err := s.commitCount(ctx, s.db)
-		return CommitStats{Head: head, Total: n}, err
+		return CommitStats{Head: head.SHA, Total: n}, err
 	}
 	var st CommitStats
-	commits, err := history.Log(ctx, root, stored, head)
+	since := stored
+	if head.Prefix != prefix {
+		since, st.Rescanned = "", stored != ""
+	}
+	commits, err := history.Log(ctx, root, since, head)
 	if errors.Is(err, history.ErrRewritten) {
 		st.Rescanned = true
 		commits, err = history.Log(ctx, root, "", head)
@@ -71,7 +84,10 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 		if st.Added, err = insertCommits(ctx, tx, commits); err != nil {
 			return err
 		}
-		if err := setMeta(ctx, tx, metaCommitHead, head); err != nil {
+		if err := setMeta(ctx, tx, metaCommitHead, head.SHA); err != nil {
+			return err
+		}
+		if err := setMeta(ctx, tx, metaCommitPrefix, head.Prefix); err != nil {
 			return err
 		}
 		st.Total, err = s.commitCount(ctx, tx)
@@ -80,7 +96,7 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	if err != nil {
 		return CommitStats{}, err
 	}
-	st.Head = head
+	st.Head = head.SHA
 	return st, nil
 }
 

@@ -150,6 +150,42 @@ func TestSyncCommits(t *testing.T) {
 	}
 }
 
+// A project in a folder of a larger repository stores the commits that
+// changed its files, named from its root; a store that read them for
+// another folder (before its root moved, or read at the top by an older
+// ctxpack) reads them all again.
+func TestSyncCommitsSubdirectory(t *testing.T) {
+	r := newRepo(t)
+	s := openTest(t)
+	c1 := r.commit("billing/src/invoice.go", "Add invoices")
+	r.commit("shipping/label.go", "Add shipping labels")
+	c3 := r.commit("billing/src/invoice.go", "Round invoice totals")
+	billing := filepath.Join(r.dir, "billing")
+
+	if st, want := syncCommits(t, s, billing), (CommitStats{Added: 2, Head: c3, Total: 2}); st != want {
+		t.Fatalf("sync of the folder: %+v, want %+v", st, want)
+	}
+	stored := storedCommits(t, s)
+	if d := cmp.Diff([]string{c3, c1}, storedSHAs(t, s)); d != "" {
+		t.Errorf("the folder's commits (-want +got):\n%s", d)
+	}
+	for _, c := range stored {
+		if len(c.Files) != 1 || c.Files[0].Path != "src/invoice.go" {
+			t.Errorf("commit %s: files %+v, want src/invoice.go, relative to the folder", c.SHA, c.Files)
+		}
+	}
+	if h, err := s.SearchCommits(context.Background(), "shipping labels", 5); err != nil || h != nil {
+		t.Errorf("a commit outside the folder is searched: %v, %v", h, err)
+	}
+	// HEAD has not moved, but the store is read for the top now.
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Added: 3, Rescanned: true, Head: c3, Total: 3}); st != want {
+		t.Fatalf("sync of the top after the folder: %+v, want %+v", st, want)
+	}
+	if st, want := syncCommits(t, s, r.dir), (CommitStats{Head: c3, Total: 3}); st != want {
+		t.Fatalf("no-op sync of the top: %+v, want %+v", st, want)
+	}
+}
+
 // storedCommits are the commits in the store, newest first.
 func storedCommits(t *testing.T, s *Store) []history.Commit {
 	t.Helper()

@@ -42,6 +42,10 @@ const (
 	metaKind       = "kind"
 	metaFormat     = "format_version"
 	metaCommitHead = "commit_head" // the HEAD sha the last SyncCommits read
+	// metaCommitPrefix is the project root's folder in its repository when
+	// the commits were read (history.Tip.Prefix); a store without it read
+	// them at the top.
+	metaCommitPrefix = "commit_prefix"
 )
 
 // DefaultPath returns where a project's store lives: .ctxpack/sources.db
