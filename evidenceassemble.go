@@ -24,7 +24,7 @@ import (
 const EvidencePlanVersion = "1.0"
 
 // EvidenceOrderRule is how parts are ordered: by role (system, user,
-// evidence), then rank, then kind.
+// evidence), then rank (then kind and path, for equal ranks).
 const EvidenceOrderRule = "role,rank"
 
 // EvidencePlan is build/ctxplan.json: every file of the workspace, what

@@ -238,7 +238,7 @@ func evidenceAddRun(ctx context.Context, o *evidenceOptions, ar ctxpack.AddReque
 	return nil
 }
 
-// percent is n as a whole percentage of of.
+// sharePercent is n as a whole percentage of of.
 func sharePercent(n, of int) string {
 	if of <= 0 {
 		return "-"
@@ -410,7 +410,7 @@ func writeEvidenceBudget(w io.Writer, _ *ctxpack.Workspace, res *ctxpack.Evidenc
 	for _, r := range evidence.Roles() {
 		fmt.Fprintf(tw, "  %s\t%d\t  (%d files)\t\n", r, byRole[string(r)], files[string(r)])
 	}
-	fmt.Fprintf(tw, "  headings\t%d\t\t\n", plan.TotalTokens-parts)
+	fmt.Fprintf(tw, "  header\t%d\t\t\n", plan.TotalTokens-parts) // the mdctx version line: section headings count with their parts
 	fmt.Fprintf(tw, "  total\t%d\t  (%s)\t\n", plan.TotalTokens, sharePercent(plan.TotalTokens, plan.Budget))
 	fmt.Fprintf(tw, "  left\t%d\t\t\n", max(plan.Budget-plan.TotalTokens, 0))
 	if err := tw.Flush(); err != nil {
@@ -598,11 +598,11 @@ func newCmdEvidenceFocus(o *evidenceOptions) *cobra.Command {
 		Long: `Turn off the evidence files that are not relevant to QUERY, using the
 repository index (brought up to date first unless --no-update): a file is
 relevant when one of the query's --top hits overlaps the span it was made
-from, or lies in the file itself; a file with no project source when it
-holds half of the query's terms. System and user files and links stay on.
-The files turned off are recorded in the workspace (.focus); 'focus off'
-turns exactly those back on. A new focus undoes the previous one first.
-When nothing is relevant, nothing is turned off.`,
+from; a file with no project source when it holds half of the query's
+terms. System and user files and links stay on. The files turned off are
+recorded in the workspace (.focus); 'focus off' turns exactly those back
+on. A new focus replaces the previous one: what that turned off is
+weighed again. When nothing is relevant, nothing changes.`,
 		Example: `  ctxpack evidence focus "error handling"
   ctxpack evidence focus off`,
 		Args: cobra.MinimumNArgs(1),

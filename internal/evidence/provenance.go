@@ -150,20 +150,20 @@ func provCIDOK(s string) bool {
 	return true
 }
 
+// provTagOK reports whether t is a tag as selectors take it.
 func provTagOK(t string) bool {
-	if t == "" || len(t) > 64 {
+	if t == "" || len(t) > maxTagChars {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
+		if !isTagByte(t[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// clip shortens s for an error message.
+// provClip shortens s for an error message.
 func provClip(s string) string {
 	if len(s) <= 60 {
 		return s

@@ -130,7 +130,7 @@ func ParseName(name string) (Entry, bool) {
 		return Entry{}, false
 	}
 	rank, ok := parseRank(rest[:3])
-	if !ok || len(rest[:3]) != 3 {
+	if !ok {
 		return Entry{}, false
 	}
 	kind := rest[4:]
@@ -215,7 +215,7 @@ type Workspace struct {
 // abs is the absolute path of a slash path relative to the folder.
 func (w *Workspace) abs(rel string) string { return filepath.Join(w.Dir, filepath.FromSlash(rel)) }
 
-// Shown is where an entry is, as people see it: "ctx/evidence/100_flow_sh.evidence.md".
+// ShownPath is where an entry is, as people see it: "ctx/evidence/100_flow_sh.evidence.md".
 func (w *Workspace) ShownPath(e Entry) string { return path.Join(w.Shown, e.Rel) }
 
 // Exists reports whether the folder exists.
@@ -247,6 +247,11 @@ func (w *Workspace) List() ([]Entry, []string, error) {
 		for _, de := range des {
 			name := de.Name()
 			rel := path.Join(sub, name)
+			if orig, ok := strings.CutPrefix(name, ".rebase-"); ok {
+				_, orig, _ = strings.Cut(orig, "-")
+				warnings = append(warnings, fmt.Sprintf("%s: left by an interrupted rebase; rename it back to %s", path.Join(w.Shown, rel), orig))
+				continue
+			}
 			if strings.HasPrefix(name, ".") || sub == "" && name == EvidenceDir && de.IsDir() {
 				continue
 			}

@@ -144,6 +144,9 @@ func TestListOrderAndWarnings(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(w.Dir, "other"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(w.Dir, ".rebase-3-020_x.user.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	entries, warnings, err := w.List()
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +156,9 @@ func TestListOrderAndWarnings(t *testing.T) {
 	if got := ids(entries); !slices.Equal(got, want) {
 		t.Errorf("List = %v, want %v", got, want)
 	}
-	if len(warnings) != 2 || !strings.Contains(warnings[0]+warnings[1], "ctx/notes.txt: not a workspace file name") || !strings.Contains(warnings[0]+warnings[1], "ctx/other: a folder") {
+	all := strings.Join(warnings, "\n")
+	if len(warnings) != 3 || !strings.Contains(all, "ctx/notes.txt: not a workspace file name") || !strings.Contains(all, "ctx/other: a folder") ||
+		!strings.Contains(all, "ctx/.rebase-3-020_x.user.md: left by an interrupted rebase; rename it back to 020_x.user.md") {
 		t.Errorf("warnings = %q", warnings)
 	}
 }
