@@ -1,7 +1,6 @@
 package ctxpack
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,13 +8,11 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // The evidence workspace (DESIGN §7, the mdctx seed): a ctx/ folder of
@@ -95,17 +92,15 @@ func (p *Project) readSelector(sel evidence.Selector) (*Excerpt, error) {
 	if info.Size() > limit {
 		return nil, fmt.Errorf("ctxpack: %s is %d bytes, over walk.max_file_bytes (%d); select from a smaller file or raise the limit in .ctxpack/config.yaml", sel.Path, info.Size(), limit)
 	}
-	data, err := fs.ReadFile(p.FS, sel.Path)
+	text, repaired, err := project.ReadText(p.FS, sel.Path)
 	if err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	if strings.IndexByte(text[:min(len(text), 8000)], 0) >= 0 { // the walk's rule
 		return nil, fmt.Errorf("ctxpack: %s is binary (a NUL byte in its first 8000 bytes); evidence is text", sel.Path)
 	}
-	text := string(data)
 	var warnings []string
-	if !utf8.ValidString(text) {
-		text = tokenizer.ToValidUTF8(text)
+	if repaired {
 		warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", sel.Path))
 	}
 	ex, err := sel.Select(text)
@@ -179,6 +174,8 @@ type AddRequest struct {
 	// Link writes a .link file holding the selector: read afresh at each
 	// assembly, always active.
 	Link bool
+
+	excerpt *Excerpt // the selector read already (export)
 }
 
 // Added is a file evidence add wrote, with what it costs and the whole
@@ -260,9 +257,12 @@ func (p *Project) writeEvidence(ws *Workspace, ar AddRequest) (*Added, error) {
 		}
 		kind = firstNonEmpty(kind, map[evidence.Role]string{evidence.System: "policy", evidence.User: "request"}[role], "note")
 	default:
-		ex, err := p.ReadSelector(ar.Selector)
-		if err != nil {
-			return nil, err
+		ex := ar.excerpt
+		if ex == nil {
+			var err error
+			if ex, err = p.ReadSelector(ar.Selector); err != nil {
+				return nil, err
+			}
 		}
 		warnings = ex.Warnings
 		kind = firstNonEmpty(kind, evidence.KindOf(ex.Selector.Path))

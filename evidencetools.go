@@ -12,7 +12,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/ctxpack/ctxpack/internal/index"
-	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -504,19 +503,20 @@ func (p *Project) ExportEvidence(ws *Workspace, plan *Plan) (*ExportReport, erro
 		}
 		sel := pt.Path
 		if pt.Lines != nil {
-			total, err := fileLines(p, pt.Path)
-			if err != nil {
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %v", pt.Key, err))
-				continue
-			}
-			if pt.Lines[0] > 1 || pt.Lines[1] < total {
-				sel = pt.Path + "::" + strconv.Itoa(pt.Lines[0]) + "," + strconv.Itoa(pt.Lines[1])
-			}
+			sel += "::" + strconv.Itoa(pt.Lines[0]) + "," + strconv.Itoa(pt.Lines[1])
 		}
-		if seen[sel] {
+		ex, err := p.ReadSelector(sel)
+		if err != nil {
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: %v", pt.Key, err))
 			continue
 		}
-		seen[sel] = true
+		if ex.Selector.Unit == evidence.Lines && ex.StartLine == 1 && ex.EndLine == ex.Lines {
+			ex.Selector.Unit, ex.Selector.Start, ex.Selector.End = evidence.Whole, 0, 0 // all of it
+		}
+		if seen[ex.Selector.String()] {
+			continue
+		}
+		seen[ex.Selector.String()] = true
 		role := "evidence"
 		switch pt.Type {
 		case "identity", "norm":
@@ -527,7 +527,7 @@ func (p *Project) ExportEvidence(ws *Workspace, plan *Plan) (*ExportReport, erro
 		if pt.Level != "full" || pt.Truncated {
 			rep.Reduced++
 		}
-		if err := add(AddRequest{Selector: sel, Role: role}); err != nil {
+		if err := add(AddRequest{Selector: sel, Role: role, excerpt: ex}); err != nil {
 			return nil, err
 		}
 	}
@@ -535,17 +535,4 @@ func (p *Project) ExportEvidence(ws *Workspace, plan *Plan) (*ExportReport, erro
 		return nil, fmt.Errorf("ctxpack: the assembly has no part from a project file to export")
 	}
 	return rep, nil
-}
-
-// fileLines is the number of lines of a project file.
-func fileLines(p *Project, path string) (int, error) {
-	text, _, err := project.ReadText(p.FS, path)
-	if err != nil {
-		return 0, err
-	}
-	n := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		n++
-	}
-	return n, nil
 }
