@@ -87,17 +87,22 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 	default:
 		return req, usagef("--walk-order must be sorted or reverse (got %q)", o.walkOrder)
 	}
-	if o.g.reserves != "" {
-		r, err := parseReserves(o.g.reserves)
+	return req, o.g.budgetFlags(&req)
+}
+
+// budgetFlags checks --budget and --window and puts --reserves in req.
+func (g *globals) budgetFlags(req *ctxpack.Request) error {
+	if g.reserves != "" {
+		r, err := parseReserves(g.reserves)
 		if err != nil {
-			return req, err
+			return err
 		}
 		req.Reserves = &r
 	}
-	if o.g.budget > 0 && o.g.window > 0 {
-		return req, usagef("give --budget or --window, not both")
+	if g.budget > 0 && g.window > 0 {
+		return usagef("give --budget or --window, not both")
 	}
-	return req, nil
+	return nil
 }
 
 func parseReserves(s string) (ctxpack.Reserves, error) {

@@ -56,17 +56,7 @@ func (o *evidenceOptions) request() (ctxpack.Request, error) {
 	default:
 		return req, usagef("--depth must be meta or full: evidence is shown whole or as a stub (got %q)", o.depth)
 	}
-	if o.g.reserves != "" {
-		r, err := parseReserves(o.g.reserves)
-		if err != nil {
-			return req, err
-		}
-		req.Reserves = &r
-	}
-	if o.g.budget > 0 && o.g.window > 0 {
-		return req, usagef("give --budget or --window, not both")
-	}
-	return req, nil
+	return req, o.g.budgetFlags(&req)
 }
 
 func (o *evidenceOptions) addAssembleFlags(fs *pflag.FlagSet) {
