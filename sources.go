@@ -142,14 +142,16 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 	run := &sourcesRun{p: p, req: req, query: query, settings: settings}
 	var warnings []string
 	if slices.ContainsFunc(names, storeSource) {
-		readOnly := req.Index.NoUpdate
-		st, err := p.OpenStore(readOnly)
+		// Written only to bring the commits up to date: a store that is
+		// not there is otherwise read as empty, and not created.
+		sync := slices.Contains(names, SourceCommits) && !req.Index.NoUpdate
+		st, err := p.OpenStore(!sync)
 		if err != nil {
 			return nil, err
 		}
 		defer st.Close()
 		run.st = st
-		if slices.Contains(names, SourceCommits) && !readOnly {
+		if sync {
 			if _, err := st.SyncCommits(ctx, p.Root); err != nil {
 				warnings = append(warnings, commitsWarning(err))
 			}

@@ -648,3 +648,33 @@ func TestSourcesCommitsOfASubdirectoryProject(t *testing.T) {
 		t.Errorf("no commit dropped for the code item's file: %+v\n%s", res.Plan.Dropped, out)
 	}
 }
+
+// A query of the store's sources that need no sync reads the store: one
+// that is not there is empty, and is not created.
+func TestSourcesStoreNotCreated(t *testing.T) {
+	dir := writeProject(t, map[string]string{"README.md": "# demo\n\nInvoices.\n"})
+	p, err := Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []Request{
+		{Sources: []string{"memories"}},
+		{Sources: []string{"memories,experiences,values"}},
+		{Sources: []string{"commits"}, Index: IndexOptions{NoUpdate: true}},
+	} {
+		req.Budget = 500
+		res, err := p.Sources(context.Background(), "invoice", req)
+		if err != nil {
+			t.Fatalf("%v: %v", req.Sources, err)
+		}
+		if len(res.Plan.Parts) != 0 {
+			t.Errorf("%v: parts %v from no store", req.Sources, partKeys(res))
+		}
+		if _, err := os.Stat(store.DefaultPath(dir)); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%v created the store: %v", req.Sources, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".ctxpack")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a read of the store created .ctxpack: %v", err)
+	}
+}
