@@ -46,7 +46,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if err != nil {
 		return nil, err
 	}
-	req.Format = p.sourcesFormat(req.Format)
+	req.Format, req.Overflow = p.sourcesFormat(req.Format), p.sourcesOverflow(req.Overflow)
 	o, err := p.options(req)
 	if err != nil {
 		return nil, err

@@ -131,7 +131,7 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	req.Format = p.sourcesFormat(req.Format)
+	req.Format, req.Overflow = p.sourcesFormat(req.Format), p.sourcesOverflow(req.Overflow)
 	o, err := p.options(req)
 	if err != nil {
 		return nil, err
@@ -226,6 +226,21 @@ func (p *Project) sourcesFormat(asked string) string {
 		return p.Config.Format
 	}
 	return string(render.Markdown)
+}
+
+// sourcesOverflow is the overflow strategy of sources mode and premortem:
+// the one asked for, else the configured one when it is not the default
+// degrade, else drop (items are kept whole or left out). As with the
+// format, a configuration that names the default is not told from one
+// that names none.
+func (p *Project) sourcesOverflow(asked string) string {
+	if asked != "" {
+		return asked
+	}
+	if c := p.Config.Pack.Overflow; c != "" && c != project.Defaults().Pack.Overflow {
+		return c
+	}
+	return string(pack.Drop)
 }
 
 // storeSource reports whether a source lives in the store.
@@ -619,10 +634,6 @@ func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float
 // passes on what a section leaves unused.
 func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
 	req := r.req
-	o.Overflow = pack.Drop
-	if req.Overflow != "" {
-		o.Overflow, _ = pack.ParseOverflow(req.Overflow) // options() validated it
-	}
 	o.DedupThreshold = -1 // dedupItems did it, with the seed's rules
 	o.Sectioned = true
 	o.Warnings = warnings

@@ -678,3 +678,36 @@ func TestSourcesStoreNotCreated(t *testing.T) {
 		t.Errorf("a read of the store created .ctxpack: %v", err)
 	}
 }
+
+// Sources mode and premortem keep items whole or leave them out (drop)
+// unless the request or the configuration names another strategy.
+func TestSourcesOverflow(t *testing.T) {
+	for _, tc := range []struct{ config, asked, want string }{
+		{"", "", "drop"},
+		{"", "truncate", "truncate"},
+		{"pack:\n  overflow: truncate\n", "", "truncate"},
+		{"pack:\n  overflow: error\n", "allow", "allow"},
+	} {
+		files := map[string]string{"README.md": "# demo\n"}
+		if tc.config != "" {
+			files[".ctxpack/config.yaml"] = tc.config
+		}
+		f := newSourcesFixture(t, files)
+		f.memory(t, "m", "Invoice totals round half-even.", 0.5)
+		f.experience(t, "e", store.Experience{Outcome: store.OutcomeFalsified, Result: "invoice totals drifted"})
+		res, err := f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"memories"}, Budget: 500, Overflow: tc.asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Plan.Overflow != tc.want {
+			t.Errorf("config %q, asked %q: sources overflow %s, want %s", tc.config, tc.asked, res.Plan.Overflow, tc.want)
+		}
+		res, err = f.p.Premortem(context.Background(), "debugging", "", Request{Overflow: tc.asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Plan.Overflow != tc.want {
+			t.Errorf("config %q, asked %q: premortem overflow %s, want %s", tc.config, tc.asked, res.Plan.Overflow, tc.want)
+		}
+	}
+}
