@@ -229,7 +229,7 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 // the mdctx format, and a depth of meta or full (the levels evidence has).
 func (p *Project) evidenceOptions(req Request) (pack.Options, error) {
 	if req.Format != "" && req.Format != string(render.MDCtx) {
-		return pack.Options{}, fmt.Errorf("ctxpack: evidence assembles the mdctx format (got --format %s)", req.Format)
+		return pack.Options{}, fmt.Errorf("ctxpack: evidence assembles the mdctx format (got format %s)", req.Format)
 	}
 	req.Format = string(render.MDCtx)
 	switch req.Depth {

@@ -152,7 +152,7 @@ func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string
 		rep.Files = append(rep.Files, fe)
 	}
 	if !kept && len(off) > 0 {
-		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was changed (try other words, or --top for more hits)", query)
+		return nil, fmt.Errorf("ctxpack: no evidence is relevant to %q; nothing was changed (try other words, or more hits)", query)
 	}
 	restored, warns, err := p.FocusOff(ws)
 	if err != nil {

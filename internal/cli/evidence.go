@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -46,6 +47,20 @@ func (o *evidenceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspac
 		return nil, nil, fmt.Errorf("evidence: %s: no such workspace (ctxpack evidence add SELECTOR creates it; --ctx DIR names another)", ws.Shown)
 	}
 	return p, ws, nil
+}
+
+// evidenceAdvice adds the commands' advice to the errors the workspace
+// leaves it to front ends to advise on.
+func evidenceAdvice(err error) error {
+	var taken *evidence.RankTakenError
+	var link *evidence.LinkActiveError
+	switch {
+	case errors.As(err, &taken):
+		return fmt.Errorf("%w (give another --rank, or run ctxpack evidence rebase)", err)
+	case errors.As(err, &link):
+		return fmt.Errorf("%w (ctxpack evidence remove %s takes it out)", err, link.ID)
+	}
+	return err
 }
 
 // request is the assembly request of the global flags and --overflow.
@@ -200,7 +215,7 @@ func evidenceAddRun(ctx context.Context, o *evidenceOptions, ar ctxpack.AddReque
 	}
 	a, err := p.AddEvidence(ctx, ws, ar, req)
 	if err != nil {
-		return err
+		return evidenceAdvice(err)
 	}
 	o.ios.WarnAll(a.Warnings)
 	plan := a.Total.Plan
@@ -472,7 +487,7 @@ always active and are left as they are.`,
 				fmt.Fprintf(o.ios.Out, "✓ %s %s (%s)\n", evidence.OnOff(t.To.State), t.To.ID(), ws.ShownPath(t.To))
 			}
 			if err != nil {
-				return err
+				return evidenceAdvice(err)
 			}
 			if changed == 0 && len(done) > 1 {
 				fmt.Fprintln(o.ios.Out, "nothing changed")
@@ -511,7 +526,7 @@ free; 'evidence rebase' renumbers every file.`,
 			}
 			ne, err := ws.SetRank(entries, e, rank)
 			if err != nil {
-				return err
+				return evidenceAdvice(err)
 			}
 			fmt.Fprintf(o.ios.Out, "✓ %s is now %s (%s)\n", e.ID(), ne.ID(), ws.ShownPath(ne))
 			return nil

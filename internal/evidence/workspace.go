@@ -237,7 +237,7 @@ func (w *Workspace) List() ([]Entry, []string, error) {
 		des, err := os.ReadDir(w.abs(sub))
 		if errors.Is(err, fs.ErrNotExist) {
 			if sub == "" {
-				return nil, nil, fmt.Errorf("evidence: %s: no such workspace (ctxpack evidence add SELECTOR creates it): %w", w.Shown, fs.ErrNotExist)
+				return nil, nil, fmt.Errorf("evidence: %s: no such workspace (adding a file creates it): %w", w.Shown, fs.ErrNotExist)
 			}
 			continue
 		}
@@ -318,7 +318,7 @@ func Find(entries []Entry, id string) (Entry, error) {
 		if s := project.Suggest(id, ids); s != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", s)
 		} else if len(ids) > 0 {
-			msg += " (ctxpack evidence status lists them)"
+			msg += " (the workspace's status lists them)"
 		}
 		return Entry{}, errors.New(msg)
 	}
@@ -380,7 +380,7 @@ func (w *Workspace) Write(entries []Entry, e Entry, data []byte) (Entry, error) 
 		return Entry{}, fmt.Errorf("evidence: kind %q is not 1 to %d of A-Z a-z 0-9 _ -", e.Kind, maxKind)
 	}
 	if o, ok := rankOwner(entries, e.Rank, ""); ok {
-		return Entry{}, fmt.Errorf("evidence: rank %s is taken by %s (give another --rank, or run ctxpack evidence rebase)", RankString(e.Rank), o.Rel)
+		return Entry{}, &RankTakenError{Rank: e.Rank, By: o.Rel}
 	}
 	dir := ""
 	if e.Role == Evidence {
@@ -410,6 +410,28 @@ func (w *Workspace) Write(entries []Entry, e Entry, data []byte) (Entry, error) 
 		return Entry{}, fmt.Errorf("evidence: write %s: %w", w.ShownPath(e), err)
 	}
 	return e, nil
+}
+
+// RankTakenError is a rank asked for that another file has. Front ends
+// add their own advice (another rank, a rebase).
+type RankTakenError struct {
+	Rank int
+	By   string // the file that has it, relative to the workspace
+}
+
+func (e *RankTakenError) Error() string {
+	return fmt.Sprintf("evidence: rank %s is taken by %s", RankString(e.Rank), e.By)
+}
+
+// LinkActiveError is a link asked to be turned off: links are always
+// active. Front ends say how to remove it.
+type LinkActiveError struct {
+	Path string // relative to the project root
+	ID   string
+}
+
+func (e *LinkActiveError) Error() string {
+	return fmt.Sprintf("evidence: %s is a link, which is always active", e.Path)
 }
 
 // IgnoreFile is the ignore file KeepOutOfIndex writes: the project walk
@@ -504,7 +526,7 @@ func (w *Workspace) rename(e Entry, to Entry) (Entry, error) {
 // by renaming it. Links are always active.
 func (w *Workspace) SetState(e Entry, s State) (Entry, error) {
 	if e.State == Linked {
-		return Entry{}, fmt.Errorf("evidence: %s is a link, which is always active (ctxpack evidence remove %s takes it out)", e.Rel, e.ID())
+		return Entry{}, &LinkActiveError{Path: path.Join(w.Shown, e.Rel), ID: e.ID()}
 	}
 	if s != Active && s != Skipped {
 		return Entry{}, fmt.Errorf("evidence: a file can be turned on or off, not %s", s)
@@ -520,7 +542,7 @@ func (w *Workspace) SetRank(entries []Entry, e Entry, rank int) (Entry, error) {
 		return Entry{}, fmt.Errorf("evidence: rank %d is not from 0 to %d", rank, MaxRank)
 	}
 	if o, ok := rankOwner(entries, rank, e.Rel); ok {
-		return Entry{}, fmt.Errorf("evidence: rank %s is taken by %s", RankString(rank), o.Rel)
+		return Entry{}, &RankTakenError{Rank: rank, By: o.Rel}
 	}
 	to := e
 	to.Rank = rank
@@ -769,7 +791,7 @@ func (w *Workspace) Toggle(entries []Entry, target string, want State) ([]Toggle
 			return nil, err
 		}
 		if e.State == Linked {
-			return nil, fmt.Errorf("evidence: %s is a link, which is always active (remove %s takes it out)", path.Join(w.Shown, e.Rel), e.ID())
+			return nil, &LinkActiveError{Path: path.Join(w.Shown, e.Rel), ID: e.ID()}
 		}
 		targets = []Entry{e}
 	}

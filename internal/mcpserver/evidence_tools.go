@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
@@ -258,24 +257,19 @@ func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
 	}
 }
 
-// evidenceHints turns the CLI's advice in the facade's errors into the
-// tools'.
-var evidenceHints = strings.NewReplacer(
-	"(ctxpack evidence add SELECTOR creates it)", "(evidence_add creates it)",
-	"(ctxpack evidence status lists them)", "(evidence_plan lists them)",
-	"give another --rank, or run ctxpack evidence rebase", "give another rank, or call evidence_rebase",
-	"or --top for more hits", "or a larger top for more hits",
-	"(got --format ", "(got format ",
-	": project: ", ": ",
-)
-
-var evidenceRemoveHint = regexp.MustCompile(`\((?:ctxpack evidence )?remove (\S+) takes it out\)`)
-
-// evidenceError is an error of the evidence workspace as a tool error.
+// evidenceError is an error of the evidence workspace as a tool error,
+// with the tools' advice where the workspace's errors leave it to the
+// front end.
 func (s *Server) evidenceError(err error) error {
-	msg := s.fail(err).Error()
-	msg = evidenceHints.Replace(msg)
-	msg = evidenceRemoveHint.ReplaceAllString(msg, "(evidence_remove with ids [$1] takes it out)")
+	msg := strings.ReplaceAll(s.fail(err).Error(), ": project: ", ": ")
+	var taken *evidence.RankTakenError
+	var link *evidence.LinkActiveError
+	switch {
+	case errors.As(err, &taken):
+		msg += " (give another rank, or call evidence_rebase)"
+	case errors.As(err, &link):
+		msg += " (evidence_remove with ids [" + link.ID + "] takes it out)"
+	}
 	return errors.New(msg)
 }
 
