@@ -3,7 +3,6 @@ package ctxpack
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -166,7 +165,7 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 				"Hypothesis", e.Hypothesis, "Result", e.Result)
 		}
 		it.source = section
-		it.key = fmt.Sprintf("experience:%d#%s", e.ID, section)
+		it.key = ItemKey("experience", e.ID) + "#" + section
 		return it
 	})
 	if section == "strategy" { // failures first: they are what a premortem is for
@@ -192,7 +191,7 @@ func briefExperience(e store.Experience, seq int, head, k1, v1, k2, v2 string) *
 		}
 	}
 	body := strings.TrimSuffix(b.String(), "\n")
-	key := "experience:" + strconv.FormatInt(e.ID, 10)
+	key := ItemKey("experience", e.ID)
 	return &srcItem{
 		typ: "experience", seq: seq, head: head, body: body, brief: body,
 		tail:  fmt.Sprintf("\n*%s, %s*", key, e.Confidence),

@@ -295,7 +295,7 @@ func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
 	var items []*srcItem
 	for i, h := range hits {
-		key := fmt.Sprintf("memory:%d", h.ID)
+		key := ItemKey("memory", h.ID)
 		match := h.Score / top
 		imp := 0.5 + 0.5*h.Importance
 		items = append(items, &srcItem{
@@ -349,7 +349,7 @@ func rankExperiences(hits []store.ExperienceHit, item func(i int, e store.Experi
 
 // experienceItem is an experience in the seed's format.
 func experienceItem(e store.Experience, seq int) *srcItem {
-	key := fmt.Sprintf("experience:%d", e.ID)
+	key := ItemKey("experience", e.ID)
 	head := "**Experience**: " + e.Domain
 	if e.Strategy != "" {
 		head += " | " + e.Strategy
@@ -410,14 +410,14 @@ func searchValues(ctx context.Context, st *store.Store, query string, k int, sou
 
 // valueItem is a value in the seed's format.
 func valueItem(v store.Value, seq int) *srcItem {
-	key := fmt.Sprintf("value:%d", v.ID)
+	key := ItemKey("value", v.ID)
 	head := fmt.Sprintf("**Value** (%s):\n", v.Axis)
 	if v.ClusterSize > 0 {
 		head = fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
 	}
 	tail := "\n*" + key
 	if v.Experience != 0 {
-		tail += fmt.Sprintf(", from experience:%d", v.Experience)
+		tail += ", from " + ItemKey("experience", v.Experience)
 	}
 	tail += "*"
 	return &srcItem{
@@ -620,7 +620,7 @@ func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float
 		return "duplicate of " + k.key
 	}
 	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
-		return fmt.Sprintf("duplicate of %s: the same experience (experience:%d)", k.key, it.experience)
+		return fmt.Sprintf("duplicate of %s: the same experience (%s)", k.key, ItemKey("experience", it.experience))
 	}
 	if similarity > 0 && texts[it].AtLeast(texts[k], similarity) {
 		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*textsim.Similarity(it.plain, k.plain)))
