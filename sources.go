@@ -622,8 +622,11 @@ func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float
 	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
 		return fmt.Sprintf("duplicate of %s: the same experience (%s)", k.key, ItemKey("experience", it.experience))
 	}
-	if similarity > 0 && texts[it].AtLeast(texts[k], similarity) {
-		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*textsim.Similarity(it.plain, k.plain)))
+	if similarity <= 0 {
+		return ""
+	}
+	if sim, ok := texts[it].AtLeast(texts[k], similarity); ok {
+		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*sim))
 	}
 	return ""
 }

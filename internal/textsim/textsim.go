@@ -37,12 +37,8 @@ func Normalize(s string) string {
 // Similarity returns how alike a and b are, from 0 to 1 (1 for two texts
 // that normalize alike, two empty texts included).
 func Similarity(a, b string) float64 {
-	ra, rb := []rune(Normalize(a)), []rune(Normalize(b))
-	n := max(len(ra), len(rb))
-	if n == 0 {
-		return 1
-	}
-	return 1 - float64(distance(ra, rb, n))/float64(n)
+	sim, _ := Prepare(a).AtLeast(Prepare(b), 0)
+	return sim
 }
 
 // Text is a text prepared for many comparisons: normalized once.
@@ -52,34 +48,41 @@ type Text struct{ r []rune }
 func Prepare(s string) Text { return Text{[]rune(Normalize(s))} }
 
 // AtLeast reports whether the texts t and u were prepared from are at
-// least min alike: whether their Similarity >= min. It does no more work
-// than deciding needs: the texts' lengths alone rule out most pairs, and
-// the distance is only followed within the band min allows, so a long
-// pair costs O(n·(1−min)·n) at worst rather than O(n²).
-func (t Text) AtLeast(u Text, min float64) bool { return atLeast(t.r, u.r, min) }
-
-func atLeast(ra, rb []rune, min float64) bool {
-	if min <= 0 {
-		return true
-	}
+// least min alike, and when they are, their Similarity (0 when they are
+// not). It does no more work than deciding needs: the texts' lengths
+// alone rule out most pairs, and the distance is only followed within the
+// band min allows, so a long pair costs O(n·(1−min)·n) at worst rather
+// than O(n²). A min of 0 or less follows the whole table.
+func (t Text) AtLeast(u Text, min float64) (float64, bool) {
+	ra, rb := t.r, u.r
 	n := max(len(ra), len(rb))
-	if n == 0 || min > 1 {
-		return n == 0 && min <= 1
+	switch {
+	case !(min <= 1): // NaN too
+		return 0, false
+	case n == 0:
+		return 1, true
 	}
 	// d ≤ k ⇔ 1 − d/n ≥ min; k is the most changes min allows.
-	// Float rounding may put the product on either side of a whole
-	// number: settle k on the exact test Similarity makes.
-	k := int((1 - min) * float64(n))
-	for k < n && 1-float64(k+1)/float64(n) >= min {
-		k++
-	}
-	for k > 0 && 1-float64(k)/float64(n) < min {
-		k--
+	k := n
+	if min > 0 {
+		// Float rounding may put the product on either side of a whole
+		// number: settle k on the exact test the similarity makes.
+		k = int((1 - min) * float64(n))
+		for k < n && 1-float64(k+1)/float64(n) >= min {
+			k++
+		}
+		for k > 0 && 1-float64(k)/float64(n) < min {
+			k--
+		}
 	}
 	if abs(len(ra)-len(rb)) > k {
-		return false
+		return 0, false
 	}
-	return distance(ra, rb, k) <= k
+	d := distance(ra, rb, k)
+	if d > k {
+		return 0, false
+	}
+	return 1 - float64(d)/float64(n), true
 }
 
 // distance is the Levenshtein distance between a and b when it is at most

@@ -82,9 +82,17 @@ func TestAtLeastAgreesWithFullDistance(t *testing.T) {
 			if n > 0 {
 				sim = 1 - float64(levenshtein(ra, rb))/float64(n)
 			}
-			for _, min := range []float64{0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1} {
-				if got, want := Prepare(a).AtLeast(Prepare(b), min), sim >= min; got != want {
+			for _, min := range []float64{0, 0.5, 0.8, 0.85, 0.9, 0.95, 0.99, 1} {
+				gotSim, got := Prepare(a).AtLeast(Prepare(b), min)
+				if want := sim >= min; got != want {
 					t.Errorf("Prepare(%q).AtLeast(Prepare(%q), %v) = %v, similarity %v", a, b, min, got, sim)
+				}
+				wantSim := 0.0 // AtLeast's similarity for a pair not alike enough
+				if got {
+					wantSim = sim
+				}
+				if math.Abs(gotSim-wantSim) > 1e-12 {
+					t.Errorf("Prepare(%q).AtLeast(Prepare(%q), %v) gives similarity %v, want %v", a, b, min, gotSim, wantSim)
 				}
 			}
 			if got := Similarity(a, b); math.Abs(got-sim) > 1e-12 {
@@ -107,8 +115,12 @@ func FuzzAtLeast(f *testing.F) {
 		if n > 0 {
 			sim = 1 - float64(levenshtein(ra, rb))/float64(n)
 		}
-		if got, want := Prepare(a).AtLeast(Prepare(b), min), sim >= min || min <= 0; got != want {
+		gotSim, got := Prepare(a).AtLeast(Prepare(b), min)
+		if want := sim >= min || min <= 0; got != want {
 			t.Fatalf("Prepare(%q).AtLeast(Prepare(%q), %v) = %v, similarity %v", a, b, min, got, sim)
+		}
+		if got && math.Abs(gotSim-sim) > 1e-12 {
+			t.Fatalf("Prepare(%q).AtLeast(Prepare(%q), %v) gives similarity %v, the full table %v", a, b, min, gotSim, sim)
 		}
 	})
 }
