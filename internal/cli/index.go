@@ -195,14 +195,25 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 		return err
 	}
 	if es != nil {
-		if _, err := fmt.Fprintf(o.ios.Out, "embedded %d of %d chunks with %s in %s (%d stale vectors deleted)\n", es.Embedded, es.Chunks, es.Embedder, time.Since(start).Round(10*time.Millisecond), es.Deleted); err != nil {
+		if _, err := fmt.Fprintln(o.ios.Out, embedLine(es, time.Since(start))); err != nil {
 			return err
+		}
+		if es.Stale > 0 {
+			o.ios.Warn("%d chunks were not embedded: their files changed after the index was updated; run 'ctxpack index' again", es.Stale)
 		}
 	}
 	if o.noCommits {
 		return nil
 	}
 	return syncCommits(ctx, o.ios, oi.p)
+}
+
+// embedLine is the line index prints after embedding: the chunks given a
+// vector this run, the vectors computed for them (one per distinct text)
+// and deleted, and how many of the chunks have one now.
+func embedLine(es *index.EmbedStats, took time.Duration) string {
+	return fmt.Sprintf("embedded %d of %d chunks with %s in %s (%d new vectors, %d stale vectors deleted); %d of %d chunks have vectors",
+		es.Covered, es.Chunks, es.Embedder, took.Round(10*time.Millisecond), es.Embedded, es.Deleted, es.Chunks-es.Missing, es.Chunks)
 }
 
 // syncCommits reads the git history since the last commit read into the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxpack/ctxpack/internal/index"
 )
 
 // TestIndexSearchFlags checks flags → options for index and search, with
@@ -66,6 +68,25 @@ func TestIndexSearchFlags(t *testing.T) {
 	} {
 		if _, _, err := run(t, tc.stdin, tc.args...); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+		}
+	}
+}
+
+// TestEmbedLine: the chunks given a vector, not the vectors made (chunks
+// with the same text share one), and how many of the chunks have one.
+func TestEmbedLine(t *testing.T) {
+	tests := []struct {
+		es   index.EmbedStats
+		want string
+	}{
+		{index.EmbedStats{Embedder: "e", Chunks: 10, Embedded: 3, Covered: 4, Missing: 2, Stale: 2, Deleted: 1},
+			"embedded 4 of 10 chunks with e in 1.23s (3 new vectors, 1 stale vectors deleted); 8 of 10 chunks have vectors"},
+		{index.EmbedStats{Embedder: "e", Chunks: 10},
+			"embedded 0 of 10 chunks with e in 1.23s (0 new vectors, 0 stale vectors deleted); 10 of 10 chunks have vectors"},
+	}
+	for _, tt := range tests {
+		if got := embedLine(&tt.es, 1234*time.Millisecond); got != tt.want {
+			t.Errorf("embedLine(%+v)\n got %q\nwant %q", tt.es, got, tt.want)
 		}
 	}
 }

@@ -51,12 +51,17 @@ type EmbedStats struct {
 	// Embedded is how many vectors were made: one per content id, shared
 	// by the chunks with that text.
 	Embedded int
+	// Covered counts the chunks that had no vector for the embedder and
+	// have one now: those of the content ids embedded (more than Embedded
+	// when chunks share a text).
+	Covered int
 	// Stale counts chunks whose file's text no longer has the chunk's
 	// content id (the file changed since the last Update): they were
 	// skipped. Update, then Embed again.
 	Stale int
 	// Missing counts chunks still without a vector for the embedder
-	// (the stale ones, unless another chunk had the same text).
+	// (the stale ones, unless another chunk had the same text); the other
+	// Chunks − Missing have one.
 	Missing int
 	// Deleted counts vectors deleted, of any embedder, because no chunk
 	// has their content id any more.
@@ -221,7 +226,9 @@ func (em *embedder) run(ctx context.Context) error {
 		return err
 	}
 	for _, c := range missing {
-		if !cids[c.cid] {
+		if cids[c.cid] {
+			em.stats.Covered++
+		} else {
 			em.stats.Missing++
 		}
 	}

@@ -134,7 +134,7 @@ func TestEmbedAndNearest(t *testing.T) {
 	}
 	var chunks int
 	ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&chunks)
-	want := EmbedStats{Embedder: "fake:512", Dim: 512, Chunks: chunks, Embedded: len(chunkCIDs)}
+	want := EmbedStats{Embedder: "fake:512", Dim: 512, Chunks: chunks, Embedded: len(chunkCIDs), Covered: chunks}
 	if d := cmp.Diff(want, *st); d != "" {
 		t.Errorf("stats (-want +got):\n%s", d)
 	}
@@ -221,6 +221,9 @@ func TestNearestTies(t *testing.T) {
 	}
 	if st.Embedded != 3 || st.Chunks != 4 {
 		t.Errorf("stats %+v; want 3 texts embedded for 4 chunks", st)
+	}
+	if st.Covered != 4 || st.Missing != 0 {
+		t.Errorf("stats %+v; want the 4 chunks given a vector, none missing", st)
 	}
 	for k, want := range map[int][]string{
 		1: {"a.txt"},
@@ -323,6 +326,9 @@ func TestEmbedStale(t *testing.T) {
 	if st.Stale != stale || st.Missing != stale || stale == 0 {
 		t.Errorf("stats %+v; want %d stale and missing", st, stale)
 	}
+	if st.Covered != st.Chunks-stale {
+		t.Errorf("stats %+v; want the %d chunks not stale given a vector", st, st.Chunks-stale)
+	}
 	for _, s := range e.took() {
 		if strings.Contains(s, "all new text") || strings.Contains(s, "Shop") {
 			t.Errorf("embedded a text the index does not have: %q", s)
@@ -338,6 +344,8 @@ func TestEmbedStale(t *testing.T) {
 	}
 	if st, err := ix.Embed(ctx, os.DirFS(dir), e, nil); err != nil || st.Missing != 0 || st.Stale != 0 || st.Embedded == 0 {
 		t.Errorf("after Update: %+v, %v", st, err)
+	} else if st.Covered < st.Embedded {
+		t.Errorf("after Update: %+v; want at least one chunk given each vector", st)
 	}
 	if _, err := ix.Nearest(ctx, e, "tokens", 3); err != nil {
 		t.Errorf("Nearest after Update and Embed: %v", err)
