@@ -79,14 +79,57 @@ func LoadStatic(path string) (*Static, error) {
 	return s, nil
 }
 
-// hashFile adds a file's name, size and bytes to h.
-func hashFile(h hash.Hash, name string, size int64, r io.Reader) error {
+// hashFileHeader adds a file's name and size to h; its bytes follow.
+func hashFileHeader(h hash.Hash, name string, size int64) {
 	fmt.Fprintf(h, "%s\n%d\n", name, size)
-	n, err := io.Copy(h, r)
-	if err == nil && n != size {
-		err = fmt.Errorf("read %d bytes, expected %d (changed while reading?)", n, size)
+}
+
+// hashingReaderAt reads a file of size bytes through r and adds its bytes
+// to h in order, each once, as they are read: reads at increasing offsets
+// (a safetensors header, then its tensor) hash the file in one pass, with
+// the bytes they skip read and hashed on the way; finish hashes the rest.
+type hashingReaderAt struct {
+	r    io.ReaderAt
+	h    hash.Hash
+	size int64
+	pos  int64 // the bytes before pos are hashed
+}
+
+func (hr *hashingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off > hr.pos {
+		if err := hr.hashTo(off); err != nil {
+			return 0, err
+		}
+	}
+	n, err := hr.r.ReadAt(p, off)
+	if off <= hr.pos && off+int64(n) > hr.pos {
+		hr.h.Write(p[hr.pos-off : n])
+		hr.pos = off + int64(n)
+	}
+	return n, err
+}
+
+// hashTo reads and hashes the bytes from pos up to end.
+func (hr *hashingReaderAt) hashTo(end int64) error {
+	n, err := io.Copy(hr.h, io.NewSectionReader(hr.r, hr.pos, end-hr.pos))
+	hr.pos += n
+	if err == nil && hr.pos != end {
+		err = fmt.Errorf("read %d bytes, expected %d (changed while reading?)", hr.pos, hr.size)
 	}
 	return err
+}
+
+// finish hashes the bytes not read yet, and checks that the file still
+// ends at size.
+func (hr *hashingReaderAt) finish() error {
+	if err := hr.hashTo(hr.size); err != nil {
+		return err
+	}
+	var b [1]byte
+	if n, _ := hr.r.ReadAt(b[:], hr.size); n > 0 {
+		return fmt.Errorf("larger than the %d bytes expected (changed while reading?)", hr.size)
+	}
+	return nil
 }
 
 func (s *Static) loadModel2Vec(dir string, h hash.Hash) error {
@@ -113,24 +156,26 @@ func (s *Static) loadModel2Vec(dir string, h hash.Hash) error {
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)
 	}
-	t, err := readSafetensors(f, fi.Size())
+	// The weights are hashed as they are read, in one pass over the file.
+	hashFileHeader(h, model2vecWeights, fi.Size())
+	r := &hashingReaderAt{r: f, h: h, size: fi.Size()}
+	t, err := readSafetensors(r, fi.Size())
 	if err != nil {
 		return fmt.Errorf("embed: %s: %w", wPath, err)
 	}
 	if int(s.tok.maxID) >= t.rows {
 		return fmt.Errorf("embed: %s: tokenizer.json has token id %d, but tensor %q has %d rows", wPath, s.tok.maxID, t.name, t.rows)
 	}
-	if s.matrix, err = readTensor(f, t); err != nil {
+	if s.matrix, err = readTensor(r, t); err != nil {
 		return fmt.Errorf("embed: %s: %w", wPath, err)
 	}
 	s.dim = t.cols
-
-	if err := hashFile(h, model2vecWeights, fi.Size(), io.NewSectionReader(f, 0, fi.Size())); err != nil {
+	if err := r.finish(); err != nil {
 		return fmt.Errorf("embed: %s: %w", wPath, err)
 	}
-	if err := hashFile(h, model2vecTokenizer, int64(len(data)), strings.NewReader(string(data))); err != nil {
-		return fmt.Errorf("embed: %s: %w", tokPath, err)
-	}
+
+	hashFileHeader(h, model2vecTokenizer, int64(len(data)))
+	h.Write(data)
 	return nil
 }
 

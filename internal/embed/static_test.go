@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -525,6 +528,37 @@ func TestStaticSharedConcurrent(t *testing.T) {
 	for range 7 {
 		if s := <-got; s == nil || s != first {
 			t.Errorf("concurrent loads gave %p and %p; want one model", first, s)
+		}
+	}
+}
+
+// TestModel2VecID: the ID hashes the version, then each file's name, size
+// and bytes, the weights first; the weights are hashed as they are read,
+// including bytes before and after the tensor, and over several reads.
+func TestModel2VecID(t *testing.T) {
+	for _, n := range []int{13, 70000} { // 70000 rows of 4 float32: more than one read
+		var data []byte
+		for _, r := range tinyRows(n) {
+			for _, x := range r {
+				data = binary.LittleEndian.AppendUint32(data, math.Float32bits(x))
+			}
+		}
+		pad, tail := []byte("padding!"), []byte("trailing bytes..")
+		header := fmt.Sprintf(`{"embeddings": {"dtype": "F32", "shape": [%d, 4], "data_offsets": [%d, %d]}}`, n, len(pad), len(pad)+len(data))
+		weights := safetensorsFile(header, slices.Concat(pad, data, tail))
+		s, err := LoadStatic(writeModel2Vec(t, wordPieceJSON, weights))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\n", staticVersion)
+		fmt.Fprintf(h, "model.safetensors\n%d\n%s", len(weights), weights)
+		fmt.Fprintf(h, "tokenizer.json\n%d\n%s", len(wordPieceJSON), wordPieceJSON)
+		if want := "static:sha256:" + hex.EncodeToString(h.Sum(nil)); s.ID() != want {
+			t.Errorf("%d rows: ID %s, want %s", n, s.ID(), want)
+		}
+		if len(s.matrix) != 4*n || s.matrix[4*(n-1)] != float32(n-1) {
+			t.Errorf("%d rows: matrix of %d numbers", n, len(s.matrix))
 		}
 	}
 }
