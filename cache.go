@@ -1,6 +1,7 @@
 package ctxpack
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"go.yaml.in/yaml/v3"
 )
@@ -28,13 +30,29 @@ import (
 
 // assemblyCacheFormat changes when the meaning of an entry does (what
 // the key covers, how a Result is stored).
-const assemblyCacheFormat = 1
+//
+//	1: the plan and the output
+//	2: the plan alone, the output rebuilt from it; the engine's options
+//	   and the tiers are left out of the key (the request and the
+//	   configuration in it decide them)
+const assemblyCacheFormat = 2
 
-// cachedResult is a Result as the cache stores it: the output as bytes,
-// exactly.
+// cachedResult is a Result as the cache stores it: the plan, from which
+// the output is rebuilt exactly (see output).
 type cachedResult struct {
-	Plan   Plan   `json:"plan"`
-	Output []byte `json:"output"`
+	Plan Plan `json:"plan"`
+	// JSON says the output is the plan encoded (the json format); else it
+	// is the plan's content.
+	JSON bool `json:"json,omitempty"`
+}
+
+// output is the Result's output, as the engine made it (pack.Assemble):
+// the plan encoded for the json format, the content for the others.
+func (c *cachedResult) output() ([]byte, error) {
+	if c.JSON {
+		return render.EncodePlan(&c.Plan)
+	}
+	return []byte(c.Plan.Content), nil
 }
 
 // keyOf is the part of an assembly's cache key that comes from the
@@ -48,39 +66,26 @@ func keyOf(req Request) map[string]any {
 	return m
 }
 
-// optionsKey is what the engine is told, resolved from the request and
-// the configuration.
-type optionsKey struct {
-	Budget          int
-	Tokenizer       string
-	Format          string
-	Strategy        string
-	Overflow        string
-	MaxLevel        string
-	DedupThreshold  float64
-	MaxChunksPerDoc int
-	Policy          pack.Policy
-	PreferRecent    bool
-	Metadata        bool
-}
-
 // retrievalKey is the cache key of a retrieval, "" for none: the query,
 // the state root of the index, the ranking (each chunk with its content
 // id, relevance and factors: the parts are those texts), the request, the
-// engine's options, the retrieval configuration and tiers, the whole
-// configuration, the warnings known so far (they are part of the plan),
-// ctxpack's build and the versions of the chunker and the index.
+// retrieval options (with the embedder's ID, which the configuration
+// alone does not give), the whole configuration, the warnings known so
+// far (they are part of the plan), ctxpack's build and the versions of
+// the chunker and the index. The engine's options (p.options) and the
+// tiers are not in it: they are made from the request and the
+// configuration alone, so o, which is p.options(req), adds nothing.
 //
 // There is no key (no caching) with req.NoCache, when the build cannot be
 // identified, when a part of the key is not exact JSON, and with
 // req.Index.NoUpdate: the files may then differ from the index, and
 // which chunks survive that is decided by reading them.
-func (p *Project) retrievalKey(query, stateRoot string, req Request, o pack.Options, r *retrieve.Ranking, warnings []string) string {
+func (p *Project) retrievalKey(query, stateRoot string, req Request, _ pack.Options, r *retrieve.Ranking, warnings []string) string {
 	build := buildID()
 	if req.NoCache || req.Index.NoUpdate || build == "" || stateRoot == "" {
 		return ""
 	}
-	ropt, tiers, err := p.retrieval()
+	ropt, _, err := p.retrieval()
 	if err != nil {
 		return ""
 	}
@@ -92,16 +97,11 @@ func (p *Project) retrievalKey(query, stateRoot string, req Request, o pack.Opti
 	if err != nil {
 		return ""
 	}
-	engine := optionsKey{
-		Budget: o.Budget, Tokenizer: o.Tokenizer.Name(), Format: string(o.Format), Strategy: string(o.Strategy),
-		Overflow: string(o.Overflow), MaxLevel: o.MaxLevel.String(), DedupThreshold: o.DedupThreshold,
-		MaxChunksPerDoc: o.MaxChunksPerDoc, Policy: o.Policy, PreferRecent: o.PreferRecent, Metadata: p.includeMetadata(req),
-	}
 	k, err := cache.Key(
 		"ctxpack assembly", assemblyCacheFormat, build,
 		fmt.Sprintf("chunk=%d/%s index=%d", chunk.Version, chunk.Backend, index.FormatVersion),
 		"retrieval", query, stateRoot, r,
-		keyOf(req), engine, retrievalOptions, tiers,
+		keyOf(req), retrievalOptions,
 		string(config), warnings, p.Warnings)
 	if err != nil {
 		return ""
@@ -160,15 +160,24 @@ func (p *Project) cacheGet(key string) (*Result, bool) {
 	if !p.assemblyCache().Get(key, &c) {
 		return nil, false
 	}
-	return &Result{Plan: c.Plan, Output: c.Output}, true
+	out, err := c.output()
+	if err != nil {
+		return nil, false
+	}
+	return &Result{Plan: c.Plan, Output: out}, true
 }
 
 // cachePut stores res as the result of key (unless key is "") and
-// returns it. A failure to store is ignored: the answer is the same
-// without the cache.
+// returns it. A result whose output is not rebuilt exactly from its plan
+// is not stored, and a failure to store is ignored: the answer is the
+// same without the cache.
 func (p *Project) cachePut(key string, res *Result) *Result {
-	if key != "" {
-		_ = p.assemblyCache().Put(key, cachedResult{Plan: res.Plan, Output: res.Output})
+	if key == "" {
+		return res
+	}
+	c := cachedResult{Plan: res.Plan, JSON: !bytes.Equal(res.Output, []byte(res.Plan.Content))}
+	if out, err := c.output(); err == nil && bytes.Equal(out, res.Output) {
+		_ = p.assemblyCache().Put(key, c)
 	}
 	return res
 }

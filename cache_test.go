@@ -3,14 +3,18 @@ package ctxpack
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/cache"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
 
@@ -80,10 +84,13 @@ func TestAssemblyCache(t *testing.T) {
 	}
 
 	// The entry is what answers: a valid entry with other content is
-	// returned as is (this is how a hit is told from a miss here).
+	// returned as is (this is how a hit is told from a miss here). The
+	// cache keeps the plan and rebuilds the output from it: this entry's
+	// output is its content.
 	key := p.cacheKeyFor(t, q, req)
 	marked := *first
-	marked.Output = []byte("from the cache\n")
+	marked.Plan.Content = "from the cache\n"
+	marked.Output = []byte(marked.Plan.Content)
 	p.cachePut(key, &marked)
 	got, err := p.Retrieve(ctx, q, req)
 	if err != nil || string(got.Output) != "from the cache\n" {
@@ -241,5 +248,90 @@ func TestNoCacheWithoutUpdate(t *testing.T) {
 	}
 	if n := len(cacheEntries(t, root)); n != 0 {
 		t.Errorf("%d entries written with NoUpdate", n)
+	}
+}
+
+// TestAssemblyCacheKeepsThePlan: in every format a cached result is the
+// uncached one byte for byte, though an entry holds only the plan; a
+// result whose output is not its plan's is not kept; a configuration that
+// changes the engine's options or the tiers is a miss.
+func TestAssemblyCacheKeepsThePlan(t *testing.T) {
+	ctx := context.Background()
+	root := writeProject(t, retrievalFiles())
+	p, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = "round the invoice total"
+	for _, f := range project.Formats() {
+		req := Request{Budget: 300, Format: f}
+		fresh, err := p.Retrieve(ctx, q, Request{Budget: 300, Format: f, NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // a miss, then a hit
+			res, err := p.Retrieve(ctx, q, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(encoded(t, fresh), encoded(t, res)) {
+				t.Errorf("%s: cached and uncached results differ", f)
+			}
+		}
+	}
+	for _, e := range cacheEntries(t, root) {
+		data, err := os.ReadFile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entry struct{ Data map[string]json.RawMessage }
+		if err := json.Unmarshal(data, &entry); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := entry.Data["output"]; ok || entry.Data["plan"] == nil {
+			t.Errorf("%s holds %v; want the plan alone", filepath.Base(e), slices.Sorted(maps.Keys(entry.Data)))
+		}
+	}
+
+	// An output the plan does not give is not kept.
+	req := Request{Budget: 300, Format: "text"}
+	key := p.cacheKeyFor(t, q, req)
+	hit, ok := p.cacheGet(key)
+	if !ok {
+		t.Fatal("no entry for the text format")
+	}
+	odd := *hit
+	odd.Output = []byte("not the plan's content\n")
+	p.cachePut(key, &odd)
+	if got, ok := p.cacheGet(key); !ok || string(got.Output) != hit.Plan.Content {
+		t.Errorf("after storing an output that is not the plan's: %v, %q", ok, got.Output)
+	}
+
+	// The configuration decides the engine's options and the tiers.
+	marked := *hit
+	marked.Plan.Content = "from the cache\n"
+	marked.Output = []byte(marked.Plan.Content)
+	os.MkdirAll(filepath.Join(root, ".ctxpack"), 0o755)
+	for _, config := range []string{
+		"pack:\n  max_chunks_per_doc: 1\n",
+		"pack:\n  strategy: score\n",
+		"format: json\n",
+		"retrieval:\n  tiers:\n    - {name: all, share: 1, threshold: 0}\n",
+	} {
+		p.cachePut(key, &marked)
+		if err := os.WriteFile(filepath.Join(root, ".ctxpack", "config.yaml"), []byte(config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p2, err := Open(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p2.Retrieve(ctx, q, req)
+		if err != nil {
+			t.Fatalf("%q: %v", config, err)
+		}
+		if string(res.Output) == "from the cache\n" {
+			t.Errorf("config %q: served the entry of another configuration", config)
+		}
 	}
 }
