@@ -529,13 +529,13 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 		}
 		// A generic mention ("utils.py") can name many files: cap them.
 		if len(hitPaths) <= limit {
+			best, err := bestChunks(ctx, ix, query, hitPaths)
+			if err != nil {
+				return nil, nil, err
+			}
 			for _, p := range hitPaths {
-				h, err := bestChunk(ctx, ix, query, p)
-				if err != nil {
-					return nil, nil, err
-				}
-				if h != nil {
-					list = append(list, scored{*h, files[p].path})
+				if h, ok := best[p]; ok {
+					list = append(list, scored{h, files[p].path})
 				}
 			}
 		}
@@ -551,21 +551,36 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 	return out, files, nil
 }
 
-// bestChunk is the file's best chunk for the query, or its first chunk
-// when none matches.
-func bestChunk(ctx context.Context, ix *index.Index, query, p string) (*index.Hit, error) {
-	hits, err := ix.Search(ctx, query, 1, index.SearchOptions{Paths: []string{p}})
+// bestChunks is each file's best chunk for the query, or its first chunk
+// when none matches, by path; a file without chunks is absent. One search
+// ranks the chunks of all the files (BM25's statistics are those of the
+// whole index, so each file's best is the one a search of it alone
+// finds); only the files it does not reach are read on their own.
+func bestChunks(ctx context.Context, ix *index.Index, query string, paths []string) (map[string]index.Hit, error) {
+	out := make(map[string]index.Hit, len(paths))
+	if len(paths) == 0 {
+		return out, nil
+	}
+	hits, err := ix.Search(ctx, query, len(paths), index.SearchOptions{Files: true, Paths: paths})
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) > 0 {
-		return &hits[0], nil
+	for _, h := range hits {
+		out[h.Path] = h
 	}
-	all, err := ix.FileChunks(ctx, p)
-	if err != nil || len(all) == 0 {
-		return nil, err
+	for _, p := range paths {
+		if _, ok := out[p]; ok {
+			continue
+		}
+		all, err := ix.FileChunks(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(all) > 0 {
+			out[p] = all[0]
+		}
 	}
-	return &all[0], nil
+	return out, nil
 }
 
 // mentionDensity combines the mentions of a chunk's file (its path, the

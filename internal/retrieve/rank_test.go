@@ -207,3 +207,49 @@ func TestRankFactorsInRange(t *testing.T) {
 		t.Errorf("b.go, whose cosine is negative, not ranked: %+v", r.Chunks)
 	}
 }
+
+// TestBestChunks: one search over many files finds each file's best chunk
+// as a search of that file alone does, and the first chunk of a file
+// that does not match.
+func TestBestChunks(t *testing.T) {
+	ctx := context.Background()
+	ix := indexFS(t, os.DirFS(fixture))
+	paths, err := ix.Paths(ctx)
+	if err != nil || len(paths) < 10 {
+		t.Fatalf("paths %v, %v", paths, err)
+	}
+	data, err := os.ReadFile("testdata/queries.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"", "zzzz nothing matches this"}
+	for _, line := range strings.Split(string(data), "\n") {
+		if q, _, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+			queries = append(queries, q)
+		}
+	}
+	for _, q := range queries[:min(len(queries), 12)] {
+		got, err := bestChunks(ctx, ix, q, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]index.Hit{}
+		for _, p := range paths {
+			hits, err := ix.Search(ctx, q, 1, index.SearchOptions{Paths: []string{p}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) == 0 {
+				if hits, err = ix.FileChunks(ctx, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(hits) > 0 {
+				want[p] = hits[0]
+			}
+		}
+		if d := cmp.Diff(want, got, cmp.AllowUnexported(index.Hit{})); d != "" {
+			t.Errorf("%q (-one search per file +one search):\n%s", q, d)
+		}
+	}
+}

@@ -120,17 +120,18 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 // distance from the ranking's seed files in the reference graph of the
 // ranked files and itself.
 func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string, opt Options, best *index.Hit) (map[string]float64, error) {
-	h, err := bestChunk(ctx, ix, query, p)
+	chunks, err := bestChunks(ctx, ix, query, []string{p})
 	if err != nil {
 		return nil, err
 	}
-	if h == nil {
+	h, ok := chunks[p]
+	if !ok {
 		return nil, fmt.Errorf("retrieve: %s has no chunks in the index (an empty file has nothing to score)", p)
 	}
-	*best = *h
+	*best = h
 	f := map[string]float64{
 		"task_alignment":  0,
-		"mention_density": mentionDensity(*h, r.mentions[p]),
+		"mention_density": mentionDensity(h, r.mentions[p]),
 		"file_type":       opt.FileTypes.Priority(p),
 	}
 	if opt.Changed != nil && r.newest > 0 {
