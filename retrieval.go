@@ -286,7 +286,10 @@ func chunkPart(c retrieve.Chunk, body, tier string) pack.Part {
 }
 
 // partType is the section word of a retrieved chunk, by kind of file
-// (retrieve.FileKind); filePartType is that of a packed file.
-var partType = map[string]string{
-	"source": "code", "test": "test", "documentation": "doc", "requirements": "doc", "config": "config", "other": "file",
-}
+// (retrieve.FileKind): that of a packed file (filePartType), but "code"
+// for source.
+var partType = func() map[string]string {
+	m := maps.Clone(filePartType)
+	m["source"] = "code"
+	return m
+}()
