@@ -37,7 +37,6 @@ const (
 // concurrent use.
 type Static struct {
 	id     string
-	path   string
 	dim    int
 	matrix []float32 // rows × dim
 
@@ -66,7 +65,7 @@ func LoadStatic(path string) (*Static, error) {
 	}
 	h := sha256.New()
 	io.WriteString(h, staticVersion+"\n")
-	s := &Static{path: path}
+	s := &Static{}
 	if fi.IsDir() {
 		err = s.loadModel2Vec(path, h)
 	} else {
@@ -228,9 +227,6 @@ func (s *Static) loadTextVectors(path string, h hash.Hash) error {
 // ID returns "static:sha256:…", a hash of the files' names, sizes and
 // bytes and of the version of this code's tokenization and pooling.
 func (s *Static) ID() string { return s.id }
-
-// Dim returns the number of components of the vectors.
-func (s *Static) Dim() int { return s.dim }
 
 // Embed returns the vector of each text (see Static).
 func (s *Static) Embed(ctx context.Context, texts []string) ([][]float32, error) {

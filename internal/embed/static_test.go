@@ -175,8 +175,8 @@ func TestModel2VecWordPiece(t *testing.T) {
 	if d := cmp.Diff(want, vecs); d != "" {
 		t.Errorf("vectors (-want +got):\n%s", d)
 	}
-	if s.Dim() != 4 || !strings.HasPrefix(s.ID(), "static:sha256:") || len(s.ID()) != len("static:sha256:")+64 {
-		t.Errorf("Dim %d, ID %q", s.Dim(), s.ID())
+	if s.dim != 4 || !strings.HasPrefix(s.ID(), "static:sha256:") || len(s.ID()) != len("static:sha256:")+64 {
+		t.Errorf("Dim %d, ID %q", s.dim, s.ID())
 	}
 
 	// The same files in another directory have the same ID; a change to
@@ -367,8 +367,8 @@ func TestTextVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.words[". . ."] != 1 || plain.Dim() != 3 {
-		t.Errorf("words %v dim %d", plain.words, plain.Dim())
+	if plain.words[". . ."] != 1 || plain.dim != 3 {
+		t.Errorf("words %v dim %d", plain.words, plain.dim)
 	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)

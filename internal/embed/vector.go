@@ -144,13 +144,9 @@ func (t *Top[K]) tie(e scoredQ[K], q int64) {
 	}
 }
 
-// Best returns the k best keys (fewer if fewer were pushed), best first.
-func (t *Top[K]) Best() []Scored[K] {
-	return t.result(t.h.s)
-}
-
-// BestWithTies returns Best and, after it, every other key pushed whose
-// quantized score equals the k-th best's, in the same order.
+// BestWithTies returns the k best keys (fewer if fewer were pushed), best
+// first, and after them every other key pushed whose quantized score
+// equals the k-th best's, in the same order.
 func (t *Top[K]) BestWithTies() []Scored[K] {
 	all := slices.Clone(t.h.s)
 	if len(t.h.s) > 0 && len(t.tied) > 0 && t.tiedQ == t.h.s[0].q {
