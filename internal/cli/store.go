@@ -88,8 +88,9 @@ type rowKind struct {
 	plural string
 	// get returns the row with the id: its fields as text shows them, and
 	// its view for --format json.
-	get    func(ctx context.Context, st *store.Store, id int64) ([]field, any, error)
-	remove func(ctx context.Context, st *store.Store, id int64) error
+	get func(ctx context.Context, st *store.Store, id int64) ([]field, any, error)
+	// remove removes the row with the id and returns its view, as it was.
+	remove func(ctx context.Context, st *store.Store, id int64) (any, error)
 }
 
 // notFound rewords the store's ErrNotFound for the row id of kind k.
@@ -189,13 +190,8 @@ func rowRemoveRun(ctx context.Context, o *itemOptions) error {
 		return err
 	}
 	defer st.Close()
-	var view any
-	if o.json() {
-		if _, view, err = o.kind.get(ctx, st, id); err != nil {
-			return o.kind.notFound(id, err)
-		}
-	}
-	if err := o.kind.remove(ctx, st, id); err != nil {
+	view, err := o.kind.remove(ctx, st, id)
+	if err != nil {
 		return o.kind.notFound(id, err)
 	}
 	return o.print(view, "removed "+ctxpack.ItemKey(o.kind.name, id)+"\n")
@@ -235,7 +231,10 @@ var memoryKind = &rowKind{
 		}
 		return memoryFields(m), ctxpack.ViewMemory(m), nil
 	},
-	remove: func(ctx context.Context, st *store.Store, id int64) error { return st.RemoveMemory(ctx, id) },
+	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
+		m, err := st.RemoveMemory(ctx, id)
+		return ctxpack.ViewMemory(m), err
+	},
 }
 
 func newCmdMemory(g *globals, ios *IOStreams) *cobra.Command {
@@ -433,7 +432,10 @@ var experienceKind = &rowKind{
 		}
 		return experienceFields(e), ctxpack.ViewExperience(e), nil
 	},
-	remove: func(ctx context.Context, st *store.Store, id int64) error { return st.RemoveExperience(ctx, id) },
+	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
+		e, err := st.RemoveExperience(ctx, id)
+		return ctxpack.ViewExperience(e), err
+	},
 }
 
 func newCmdExperience(g *globals, ios *IOStreams) *cobra.Command {
@@ -791,7 +793,10 @@ var valueKind = &rowKind{
 		}
 		return valueFields(v), ctxpack.ViewValue(v), nil
 	},
-	remove: func(ctx context.Context, st *store.Store, id int64) error { return st.RemoveValue(ctx, id) },
+	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
+		v, err := st.RemoveValue(ctx, id)
+		return ctxpack.ViewValue(v), err
+	},
 }
 
 func newCmdValue(g *globals, ios *IOStreams) *cobra.Command {

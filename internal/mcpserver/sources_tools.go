@@ -268,10 +268,7 @@ func (s *Server) memoryAdd(ctx context.Context, _ *mcp.CallToolRequest, in Memor
 // memoryRm removes a memory and returns it as it was.
 func (s *Server) memoryRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
 	return withStore(s, true, func(st *store.Store) (ctxpack.MemoryView, error) {
-		m, err := st.Memory(ctx, in.ID)
-		if err == nil {
-			err = st.RemoveMemory(ctx, in.ID)
-		}
+		m, err := st.RemoveMemory(ctx, in.ID)
 		return ctxpack.ViewMemory(m), missing(err, "memory", in.ID)
 	})
 }
@@ -306,10 +303,7 @@ func (s *Server) experienceAdd(ctx context.Context, _ *mcp.CallToolRequest, in E
 // experienceRm removes an experience and returns it as it was.
 func (s *Server) experienceRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
 	return withStore(s, true, func(st *store.Store) (ctxpack.ExperienceView, error) {
-		e, err := st.Experience(ctx, in.ID)
-		if err == nil {
-			err = st.RemoveExperience(ctx, in.ID)
-		}
+		e, err := st.RemoveExperience(ctx, in.ID)
 		return ctxpack.ViewExperience(e), missing(err, "experience", in.ID)
 	})
 }
@@ -345,10 +339,7 @@ func (s *Server) valueAdd(ctx context.Context, _ *mcp.CallToolRequest, in ValueA
 // valueRm removes a value and returns it as it was.
 func (s *Server) valueRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
 	return withStore(s, true, func(st *store.Store) (ctxpack.ValueView, error) {
-		v, err := st.Value(ctx, in.ID)
-		if err == nil {
-			err = st.RemoveValue(ctx, in.ID)
-		}
+		v, err := st.RemoveValue(ctx, in.ID)
 		return ctxpack.ViewValue(v), missing(err, "value", in.ID)
 	})
 }

@@ -121,16 +121,18 @@ func (s *Store) Experiences(ctx context.Context, f ExperienceFilter) ([]Experien
 }
 
 // RemoveExperience deletes the experience with the given id from the
-// store and every axis, or returns ErrNotFound (wrapped). Values that
-// name it as their Experience keep naming it: they are authored rows,
-// which only RemoveValue changes.
-func (s *Store) RemoveExperience(ctx context.Context, id int64) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		e, err := getExperience(ctx, tx, id)
-		if err != nil {
-			return err
+// store and every axis and returns it as it was, or returns ErrNotFound
+// (wrapped). Values that name it as their Experience keep naming it: they
+// are authored rows, which only RemoveValue changes.
+func (s *Store) RemoveExperience(ctx context.Context, id int64) (Experience, error) {
+	var e Experience
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		e, err = scanExperience(tx.QueryRowContext(ctx, `DELETE FROM experiences WHERE id = ? RETURNING `+experienceCols, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: experience %d: %w", id, ErrNotFound)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM experiences WHERE id = ?`, id); err != nil {
+		if err != nil {
 			return fmt.Errorf("store: remove experience %d: %w", id, err)
 		}
 		for i := range axisDefs {
@@ -142,6 +144,10 @@ func (s *Store) RemoveExperience(ctx context.Context, id int64) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return Experience{}, err
+	}
+	return e, nil
 }
 
 // ExperienceHit is an experience that matched a search.

@@ -85,19 +85,25 @@ func (s *Store) Memories(ctx context.Context, category string) ([]Memory, error)
 	return out, nil
 }
 
-// RemoveMemory deletes the memory with the given id, or returns
-// ErrNotFound (wrapped).
-func (s *Store) RemoveMemory(ctx context.Context, id int64) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE id = ?`, id)
+// RemoveMemory deletes the memory with the given id and returns it as it
+// was, or returns ErrNotFound (wrapped).
+func (s *Store) RemoveMemory(ctx context.Context, id int64) (Memory, error) {
+	var m Memory
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		m, err = scanMemory(tx.QueryRowContext(ctx, `DELETE FROM memories WHERE id = ? RETURNING `+memoryCols, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: memory %d: %w", id, ErrNotFound)
+		}
 		if err != nil {
 			return fmt.Errorf("store: remove memory %d: %w", id, err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("store: memory %d: %w", id, cmp.Or(err, ErrNotFound))
-		}
 		return memoryTerms.delete(ctx, tx, id)
 	})
+	if err != nil {
+		return Memory{}, err
+	}
+	return m, nil
 }
 
 // MemoryHit is a memory that matched a search.

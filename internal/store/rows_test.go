@@ -175,13 +175,13 @@ func TestMemories(t *testing.T) {
 	if got := list("event"); got != nil {
 		t.Errorf("Memories(event) = %v", got)
 	}
-	if err := s.RemoveMemory(ctx, a.ID); err != nil {
-		t.Fatal(err)
+	if got, err := s.RemoveMemory(ctx, a.ID); err != nil || got != a {
+		t.Fatalf("RemoveMemory = %+v, %v; want the memory as it was, %+v", got, err, a)
 	}
 	if _, err := s.Memory(ctx, a.ID); !errors.Is(err, ErrNotFound) || err.Error() != "store: memory 1: store: not found" {
 		t.Errorf("Memory of a removed one: %v", err)
 	}
-	if err := s.RemoveMemory(ctx, a.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RemoveMemory(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RemoveMemory twice: %v", err)
 	}
 	if h, _ := s.SearchMemories(ctx, "cents", 5); len(h) != 1 || h[0].ID != c.ID {
@@ -191,7 +191,7 @@ func TestMemories(t *testing.T) {
 	if d := mustAddMemory(t, s, Memory{Content: "d", Importance: -1}); d.ID != 4 {
 		t.Errorf("the next id is %d, want 4", d.ID)
 	}
-	if err := s.RemoveMemory(ctx, 4); err != nil {
+	if _, err := s.RemoveMemory(ctx, 4); err != nil {
 		t.Fatal(err)
 	}
 	if d := mustAddMemory(t, s, Memory{Content: "e", Importance: -1}); d.ID != 5 {
@@ -240,13 +240,13 @@ func TestExperiences(t *testing.T) {
 			t.Errorf("Experiences(%+v) (-want +got):\n%s", f.f, d)
 		}
 	}
-	if err := s.RemoveExperience(ctx, a.ID); err != nil {
-		t.Fatal(err)
+	if got, err := s.RemoveExperience(ctx, a.ID); err != nil || !cmp.Equal(got, a) {
+		t.Fatalf("RemoveExperience = %+v, %v; want the experience as it was, %+v", got, err, a)
 	}
 	if _, err := s.Experience(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Experience of a removed one: %v", err)
 	}
-	if err := s.RemoveExperience(ctx, a.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RemoveExperience(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RemoveExperience twice: %v", err)
 	}
 	for _, axis := range Axes() {
@@ -286,18 +286,18 @@ func TestValues(t *testing.T) {
 	if got, _ := s.Values(ctx, AxisFull); !cmp.Equal(got, []Value{b}) {
 		t.Errorf("Values(full) = %v", got)
 	}
-	if err := s.RemoveValue(ctx, a.ID); err != nil {
-		t.Fatal(err)
+	if got, err := s.RemoveValue(ctx, a.ID); err != nil || !cmp.Equal(got, a) {
+		t.Fatalf("RemoveValue = %+v, %v; want the value as it was, %+v", got, err, a)
 	}
 	if _, err := s.Value(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Value of a removed one: %v", err)
 	}
-	if err := s.RemoveValue(ctx, a.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RemoveValue(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RemoveValue twice: %v", err)
 	}
 	// Removing an experience leaves the values that name it.
 	c := mustAddValue(t, s, Value{Text: "from e", Axis: AxisFull, Experience: e.ID})
-	if err := s.RemoveExperience(ctx, e.ID); err != nil {
+	if _, err := s.RemoveExperience(ctx, e.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.Value(ctx, c.ID); err != nil || got.Experience != e.ID {

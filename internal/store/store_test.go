@@ -95,7 +95,10 @@ func assertWritesRefused(t *testing.T, s *Store) {
 	_, err2 := s.AddExperience(ctx, exp("debugging", "x"))
 	_, err3 := s.AddValue(ctx, Value{Text: "x", Axis: AxisFull})
 	_, err4 := s.SyncCommits(ctx, t.TempDir())
-	for i, err := range []error{err1, err2, err3, err4, s.RemoveMemory(ctx, 1), s.RemoveExperience(ctx, 1), s.RemoveValue(ctx, 1)} {
+	_, err5 := s.RemoveMemory(ctx, 1)
+	_, err6 := s.RemoveExperience(ctx, 1)
+	_, err7 := s.RemoveValue(ctx, 1)
+	for i, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
 		if !errors.Is(err, ErrReadOnly) {
 			t.Errorf("write %d: %v, want ErrReadOnly", i, err)
 		}
@@ -265,13 +268,13 @@ func TestStateRoot(t *testing.T) {
 	if added == ra {
 		t.Fatal("adding a memory did not change the root")
 	}
-	if err := a.RemoveMemory(ctx, m.ID); err != nil {
+	if _, err := a.RemoveMemory(ctx, m.ID); err != nil {
 		t.Fatal(err)
 	}
 	if r := root(a); r != ra {
 		t.Fatalf("removing the added memory: %s, want the root before it %s", r, ra)
 	}
-	if err := a.RemoveValue(ctx, 1); err != nil {
+	if _, err := a.RemoveValue(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	if r := root(a); r == ra || r == added {

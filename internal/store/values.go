@@ -101,19 +101,25 @@ func (s *Store) Values(ctx context.Context, axis Axis) ([]Value, error) {
 	return out, nil
 }
 
-// RemoveValue deletes the value with the given id, or returns ErrNotFound
-// (wrapped).
-func (s *Store) RemoveValue(ctx context.Context, id int64) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM learned_values WHERE id = ?`, id)
+// RemoveValue deletes the value with the given id and returns it as it
+// was, or returns ErrNotFound (wrapped).
+func (s *Store) RemoveValue(ctx context.Context, id int64) (Value, error) {
+	var v Value
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		v, err = scanValue(tx.QueryRowContext(ctx, `DELETE FROM learned_values WHERE id = ? RETURNING `+valueCols, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: value %d: %w", id, ErrNotFound)
+		}
 		if err != nil {
 			return fmt.Errorf("store: remove value %d: %w", id, err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("store: value %d: %w", id, cmp.Or(err, ErrNotFound))
-		}
 		return valueTerms.delete(ctx, tx, id)
 	})
+	if err != nil {
+		return Value{}, err
+	}
+	return v, nil
 }
 
 // ValueHit is a value that matched a search.
