@@ -32,8 +32,9 @@ type ArtifactInfo struct {
 	Path   string `json:"path"`
 }
 
-// problems are the problems found loading the artifacts, as warnings.
-func problems(set *artifact.Set) []string {
+// ArtifactProblems are the problems found loading the artifacts of set
+// (Project.Artifacts), as warnings: without the "artifact: " prefix.
+func ArtifactProblems(set *artifact.Set) []string {
 	var out []string
 	for _, e := range set.Problems {
 		out = append(out, strings.TrimPrefix(e.Error(), "artifact: "))
@@ -62,7 +63,7 @@ func (p *Project) List(typ, status string) ([]ArtifactInfo, []string, error) {
 		}
 	}
 	slices.SortFunc(out, func(a, b ArtifactInfo) int { return strings.Compare(a.ID, b.ID) })
-	return out, problems(set), nil
+	return out, ArtifactProblems(set), nil
 }
 
 // ArtifactView is one artifact at one level.
@@ -99,7 +100,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	a, ok := set.ByID[id]
 	if !ok {
 		_, err := graph.Traverse(set, id, graph.Options{})
-		return nil, problems(set), fmt.Errorf("ctxpack: %w", err)
+		return nil, ArtifactProblems(set), fmt.Errorf("ctxpack: %w", err)
 	}
 	v := &ArtifactView{
 		ArtifactInfo: ArtifactInfo{ID: a.ID, Type: string(a.Type), Status: a.Status, Title: a.Title, Path: a.Path},
@@ -112,7 +113,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 			return nil, nil, err
 		}
 		v.Output = b
-		return v, problems(set), nil
+		return v, ArtifactProblems(set), nil
 	}
 	label := a.ID
 	if a.Type == artifact.Identity {
@@ -120,7 +121,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	}
 	b := render.Block{Type: string(a.Type), Label: label, Path: a.Path, Lines: [2]int{1, max(1, a.Lines)}, Doc: a.Path, Lang: "markdown", Text: v.Text}
 	v.Output = []byte(render.Content(f, "", []render.Block{b}))
-	return v, problems(set), nil
+	return v, ArtifactProblems(set), nil
 }
 
 // marshalIndent is the json the CLI prints: indented by two spaces, HTML

@@ -145,11 +145,7 @@ func (p *Project) Links(ctx context.Context, taskID string, req Request) (*Resul
 	for _, a := range set.List {
 		inputs = append(inputs, project.Input{Path: a.Path, CID: a.CID})
 	}
-	warnings := slices.Clone(p.Warnings)
-	for _, e := range set.Problems {
-		warnings = append(warnings, strings.TrimPrefix(e.Error(), "artifact: "))
-	}
-	warnings = append(warnings, c.Warnings...)
+	warnings := slices.Concat(p.Warnings, ArtifactProblems(set), c.Warnings)
 	o.Mode, o.Target = "links", taskID
 	o.StateRoot = project.StateRoot(inputs)
 	o.Paths = globs

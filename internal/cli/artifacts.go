@@ -27,9 +27,7 @@ func artifactSet(g *globals, ios *IOStreams) (*ctxpack.Project, *artifact.Set, e
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, e := range set.Problems {
-		ios.Warn("%s", strings.TrimPrefix(e.Error(), "artifact: "))
-	}
+	ios.WarnAll(ctxpack.ArtifactProblems(set))
 	return p, set, nil
 }
 
