@@ -1,6 +1,7 @@
 package ctxpack
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -108,7 +109,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 		Text: a.Text(artifact.Meta + artifact.Level(level-pack.Meta)),
 	}
 	if f == render.JSON {
-		b, err := marshalIndent(v)
+		b, err := EncodeJSON(v)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -124,17 +125,18 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	return v, ArtifactProblems(set), nil
 }
 
-// marshalIndent is the json the CLI prints: indented by two spaces, HTML
-// characters unescaped, ending in a newline.
-func marshalIndent(v any) ([]byte, error) {
-	var b strings.Builder
+// EncodeJSON returns v as ctxpack prints json, in the CLI and the MCP
+// server alike: indented by two spaces, HTML characters unescaped, ending
+// in a newline (as render.EncodePlan encodes a plan).
+func EncodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
 }
 
 // CheckOptions say how to check a project.

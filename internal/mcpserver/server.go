@@ -278,14 +278,12 @@ func notFound(uri string, err error) error {
 	return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(), Data: json.RawMessage(jsonText(map[string]string{"uri": uri}))}
 }
 
-// jsonText is v as indented json, for text content.
+// jsonText is v as indented json, for text content: as the CLI prints
+// it (ctxpack.EncodeJSON).
 func jsonText(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := ctxpack.EncodeJSON(v)
+	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return b.String()
+	return string(b)
 }
