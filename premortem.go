@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -78,28 +77,19 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if strategy != "" {
 		searches = append(searches, search{section: "strategy", query: "outcomes using " + strategy + " strategy", q: store.ExperienceQuery{Axis: store.AxisStrategy, Strategy: strategy, K: limit}})
 	}
-	results := make([]sourceResult, len(searches))
-	var root string
-	var rootErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { root, rootErr = st.StateRoot(ctx) })
+	labels := make([]string, len(searches))
 	for i, s := range searches {
-		wg.Go(func() {
-			defer func() {
-				if v := recover(); v != nil {
-					results[i] = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", s.section, v)}
-				}
-			}()
-			if s.values {
-				results[i] = searchValues(ctx, st, s.query, settings.PremortemValues, "principles")
-				return
-			}
-			results[i] = premortemExperiences(ctx, st, s.section, s.query, s.q)
-		})
+		labels[i] = s.section
 	}
-	wg.Wait()
-	if rootErr != nil {
-		return nil, rootErr
+	results, root, err := searchAll(ctx, st, labels, func(i int) sourceResult {
+		s := searches[i]
+		if s.values {
+			return searchValues(ctx, st, s.query, settings.PremortemValues, "principles")
+		}
+		return premortemExperiences(ctx, st, s.section, s.query, s.q)
+	})
+	if err != nil {
+		return nil, err
 	}
 	var items []*srcItem
 	var warnings []string

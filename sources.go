@@ -158,21 +158,9 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		}
 	}
 
-	// The searches, and the store's state root (it reads every row), at
-	// once.
-	results := make([]sourceResult, len(names))
-	var storeRoot string
-	var rootErr error
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { results[i] = run.collect(ctx, name) })
-	}
-	if run.st != nil {
-		wg.Go(func() { storeRoot, rootErr = run.st.StateRoot(ctx) })
-	}
-	wg.Wait()
-	if rootErr != nil {
-		return nil, rootErr
+	results, storeRoot, err := searchAll(ctx, run.st, names, func(i int) sourceResult { return run.collect(ctx, names[i]) })
+	if err != nil {
+		return nil, err
 	}
 
 	var items []*srcItem
@@ -259,13 +247,34 @@ func commitsWarning(err error) string {
 	return "commits: not brought up to date: " + strings.TrimPrefix(err.Error(), "store: ")
 }
 
+// searchAll runs the searches named by labels at once, search(i) the
+// i-th, and beside them reads st's state root (it reads every row) when
+// st is not nil. A search that panics gets an error in its result, and
+// the others go on.
+func searchAll(ctx context.Context, st *store.Store, labels []string, search func(i int) sourceResult) ([]sourceResult, string, error) {
+	results := make([]sourceResult, len(labels))
+	var root string
+	var rootErr error
+	var wg sync.WaitGroup
+	for i, label := range labels {
+		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil { // a failing search must not take the others with it
+					results[i] = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", label, v)}
+				}
+			}()
+			results[i] = search(i)
+		})
+	}
+	if st != nil {
+		wg.Go(func() { root, rootErr = st.StateRoot(ctx) })
+	}
+	wg.Wait()
+	return results, root, rootErr
+}
+
 // collect runs one source's search.
-func (r *sourcesRun) collect(ctx context.Context, name string) (res sourceResult) {
-	defer func() {
-		if v := recover(); v != nil { // a failing source must not take the others with it
-			res = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", name, v)}
-		}
-	}()
+func (r *sourcesRun) collect(ctx context.Context, name string) sourceResult {
 	limit := r.settings.Limit
 	if r.req.Limit > 0 {
 		limit = r.req.Limit
