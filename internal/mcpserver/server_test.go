@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -214,6 +215,12 @@ func TestTools(t *testing.T) {
 				}
 			}
 		}},
+		{"pack mdctx", "pack", map[string]any{"paths": []string{"src"}, "budget": 1000, "format": "mdctx"}, "", func(t *testing.T, res *mcp.CallToolResult) {
+			plan("pack", 1000)(t, res)
+			if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, "<!-- mdctx:") {
+				t.Errorf("pack mdctx: text content %.60q", text)
+			}
+		}},
 		{"pack by query", "pack", map[string]any{"paths": []string{"src"}, "query": "currency", "budget": 1000}, "", plan("pack", 1000)},
 		{"pack dotdot", "pack", map[string]any{"paths": []string{"src/../../.."}}, "outside the project root", nil},
 		{"pack absolute", "pack", map[string]any{"paths": []string{"/"}}, "absolute path is refused", nil},
@@ -249,6 +256,7 @@ func TestTools(t *testing.T) {
 			}
 		}},
 		{"show identity", "show", map[string]any{"id": "identity", "format": "markdown"}, "", nil},
+		{"show mdctx", "show", map[string]any{"id": "SPEC-BILLING-001", "format": "mdctx"}, "", nil},
 		{"show unknown", "show", map[string]any{"id": "SPEC-BILING-001"}, "SPEC-BILING-001", nil},
 		{"show path as id", "show", map[string]any{"id": "../../etc/passwd"}, "no artifact", nil},
 		{"show bad depth", "show", map[string]any{"id": "SPEC-BILLING-001", "depth": "everything"}, "depth", nil},
@@ -406,6 +414,40 @@ func TestToolList(t *testing.T) {
 	}
 	if got := s.Tools(); len(got) != len(want) {
 		t.Errorf("Server.Tools %v", got)
+	}
+}
+
+// TestFormatEnum: a tool's format argument takes the formats the CLI and
+// the configuration take (project.Formats), mdctx included.
+func TestFormatEnum(t *testing.T) {
+	_, cs := connect(t, Options{Dir: testProject(t)})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var schema struct {
+			Properties map[string]struct{ Enum []string }
+		}
+		if err := json.Unmarshal(b, &schema); err != nil {
+			t.Fatal(err)
+		}
+		format, ok := schema.Properties["format"]
+		if !ok {
+			continue
+		}
+		tools = append(tools, tool.Name)
+		if !slices.Equal(format.Enum, project.Formats()) {
+			t.Errorf("%s: format takes %v, want %v", tool.Name, format.Enum, project.Formats())
+		}
+	}
+	if len(tools) == 0 {
+		t.Fatal("no tool has a format argument")
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 type assembly struct {
 	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the output may use, counted on the emitted text; 0 or absent: the project's configured budget (8000 by default)"`
 	Depth     string `json:"depth,omitempty" jsonschema:"the highest level of a part: meta, summary, detailed or full (the default)"`
-	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default; in sources mode the configured format, else markdown), markdown, doc, xml or json; the structured result is the plan either way"`
+	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default; in sources mode the configured format, else markdown), markdown, doc, xml, json or mdctx; the structured result is the plan either way"`
 	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"what to do when the parts do not fit: degrade (lower levels, then drop; the default), drop, truncate, error or allow"`
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in: greedy, interleaved or score"`
@@ -68,7 +68,7 @@ type SearchOut struct {
 type ShowIn struct {
 	ID     string `json:"id" jsonschema:"the artifact's id (SPEC-BILLING-001; identity for the project's identity)"`
 	Depth  string `json:"depth,omitempty" jsonschema:"meta (its frontmatter), summary (and its first section), detailed (and every heading with its first paragraph) or full (the default)"`
-	Format string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml or json"`
+	Format string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml, json or mdctx"`
 }
 
 // ShowOut is the result of the show tool.
@@ -204,7 +204,7 @@ properties:
 		case "depth":
 			p.Enum = enum([]string{"meta", "summary", "detailed", "full"})
 		case "format":
-			p.Enum = enum([]string{"text", "markdown", "doc", "xml", "json"})
+			p.Enum = enum(project.Formats())
 		case "tokenizer":
 			p.Enum = enum(tokenizer.Names())
 		case "overflow":
