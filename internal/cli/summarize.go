@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/spf13/cobra"
 )
 
@@ -75,9 +76,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if err := o.g.textOrJSON("summarize"); err != nil {
 		return err
 	}
-	switch o.level {
-	case "full", "detailed", "summary", "meta", "stub":
-	default:
+	if _, err := pack.ParseLevel(o.level); err != nil {
 		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
 	}
 	p, err := o.g.openProjectWarn(o.ios)
