@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/record"
+	"github.com/ctxpack/ctxpack/internal/render"
 )
 
 // BudgetRecord is the record of one assembly's budget: the aiwg seed's
@@ -23,7 +24,7 @@ type BudgetReserves = record.Reserves
 // window less its reserves, the tokens available to the output, and each
 // tier's share of them.
 type Allocation struct {
-	Mode string `json:"mode"` // links, retrieval or pack
+	Mode string `json:"mode"` // links, retrieval, pack, sources or premortem
 	// Window and Reserves are set when the budget comes from a window.
 	Window   int             `json:"window,omitempty"`
 	Reserves *BudgetReserves `json:"reserves,omitempty"`
@@ -35,7 +36,8 @@ type Allocation struct {
 
 // TierAllocation is one tier's part of the budget. Links and pack mode
 // have one tier, "context", with all of it; retrieval mode has the
-// configured tiers (DefaultTiers).
+// configured tiers (DefaultTiers); sources mode and premortem one per
+// source or section, from the plan (Allocation.Record).
 type TierAllocation struct {
 	Name      string  `json:"name"`
 	Share     float64 `json:"share"`     // percent of the budget
@@ -60,8 +62,11 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 		return nil, err
 	}
 	a := &Allocation{Mode: mode, Budget: budget}
-	if mode == "pack" && p.unbudgeted(req) {
+	switch {
+	case mode == "pack" && p.unbudgeted(req):
 		a.Budget = 0
+	case mode == "premortem" && p.unbudgeted(req):
+		a.Budget = DefaultPremortemBudget
 	}
 	// The window, when the budget comes from one (as in budget()).
 	window := 0
@@ -102,13 +107,35 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 
 // Record makes the budget record of an assembly, placing its parts in the
 // allocation's tiers; now is the record's time (only the record holds it,
-// never the output).
+// never the output). A plan that divides its budget among sources
+// (Plan.Shares: sources mode, premortem) gives the tiers, which become
+// a's: one a source, in the plan's order, its share the percent of the
+// weights that its weight is, its tokens the budget it was entitled to.
 func (a *Allocation) Record(plan *Plan, now time.Time) BudgetRecord {
+	if len(plan.Shares) > 0 {
+		a.Tiers = shareTiers(plan.Shares)
+	}
 	spec := record.Spec{Window: a.Window, Reserves: a.Reserves, Time: now}
 	for _, t := range a.Tiers {
 		spec.Tiers = append(spec.Tiers, record.Tier{Name: t.Name, Share: t.Share, Allocated: t.Tokens})
 	}
 	return record.New(plan, spec)
+}
+
+// shareTiers are the tiers of a plan's shares.
+func shareTiers(shares []render.Share) []TierAllocation {
+	var total float64
+	for _, s := range shares {
+		total += s.Weight
+	}
+	out := make([]TierAllocation, len(shares))
+	for i, s := range shares {
+		out[i] = TierAllocation{Name: s.Source, Tokens: s.Budget}
+		if total > 0 {
+			out[i].Share = math.Round(s.Weight/total*100*100) / 100
+		}
+	}
+	return out
 }
 
 // recordsSetting is the records: key of the configuration.

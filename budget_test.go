@@ -2,12 +2,14 @@ package ctxpack
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -160,6 +162,71 @@ func TestRecords(t *testing.T) {
 	if err := p.AppendRecord(rec); err == nil || !strings.Contains(err.Error(), "config.yaml:1") || !strings.Contains(err.Error(), "records must be true or false") {
 		t.Errorf("a bad records setting: %v", err)
 	}
+}
+
+// TestRecordSources: the record of a sources assembly or a premortem has
+// one tier a source, with its weight's share and the budget it was
+// entitled to, and every part in its source's tier (it had one tier,
+// context, with all the budget and none of the parts).
+func TestRecordSources(t *testing.T) {
+	ctx := context.Background()
+	f := newSourcesFixture(t, nil)
+	f.memory(t, "m", "Invoice totals round half-even.", 0.5)
+	f.experience(t, "e", store.Experience{Outcome: store.OutcomeFalsified, Result: "the invoice total drifted", Lesson: "Round once."})
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	type tier struct {
+		Name      string
+		Share     float64
+		Allocated int
+		Parts     int
+	}
+	check := func(what string, req Request, res *Result, budget int) {
+		t.Helper()
+		a, err := f.p.Allocation(req, res.Plan.Mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := a.Record(&res.Plan, now)
+		var got, want []tier
+		var weights float64
+		for _, s := range res.Plan.Shares {
+			weights += s.Weight
+		}
+		for _, s := range res.Plan.Shares {
+			n := 0
+			for _, p := range res.Plan.Parts {
+				if p.Bucket == s.Source {
+					n++
+				}
+			}
+			want = append(want, tier{s.Source, math.Round(s.Weight/weights*1e4) / 100, s.Budget, n})
+		}
+		parts := 0
+		for _, rt := range rec.Allocation {
+			got = append(got, tier{rt.Name, rt.Share, rt.Allocated, len(rt.Files)})
+			parts += len(rt.Files)
+		}
+		if d := cmp.Diff(want, got); d != "" || parts != len(res.Plan.Parts) || parts == 0 {
+			t.Errorf("%s: record tiers (-want +got), %d of %d parts placed:\n%s", what, parts, len(res.Plan.Parts), d)
+		}
+		if len(a.Tiers) != len(rec.Allocation) || a.Tiers[0].Name != rec.Allocation[0].Name {
+			t.Errorf("%s: the allocation's tiers %+v are not the record's", what, a.Tiers)
+		}
+		if a.Budget != budget || rec.TotalBudget != budget {
+			t.Errorf("%s: allocation budget %d, record %d; want %d", what, a.Budget, rec.TotalBudget, budget)
+		}
+	}
+	req := Request{Sources: []string{"memories,experiences"}, Budget: 500}
+	res, err := f.p.Sources(ctx, "invoice total", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("sources", req, res, 500)
+	req = Request{}
+	if res, err = f.p.Premortem(ctx, "debugging", "", req); err != nil {
+		t.Fatal(err)
+	}
+	check("premortem", req, res, DefaultPremortemBudget)
 }
 
 // TestSummarize: levels by kind of file, the next lower level for one the

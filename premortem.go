@@ -37,7 +37,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if domain == "" {
 		return nil, fmt.Errorf("ctxpack: premortem needs a domain (debugging, feature, …)")
 	}
-	if req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0 {
+	if p.unbudgeted(req) {
 		req.Budget = DefaultPremortemBudget
 	}
 	settings, err := p.SourcesSettings()
