@@ -13,7 +13,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/cache"
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/index"
-	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -80,7 +79,7 @@ func keyOf(req Request) map[string]any {
 // identified, when a part of the key is not exact JSON, and with
 // req.Index.NoUpdate: the files may then differ from the index, and
 // which chunks survive that is decided by reading them.
-func (p *Project) retrievalKey(query, stateRoot string, req Request, _ pack.Options, r *retrieve.Ranking, warnings []string) string {
+func (p *Project) retrievalKey(query, stateRoot string, req Request, r *retrieve.Ranking, warnings []string) string {
 	build := buildID()
 	if req.NoCache || req.Index.NoUpdate || build == "" || stateRoot == "" {
 		return ""

@@ -164,10 +164,6 @@ func TestAssemblyCache(t *testing.T) {
 // cacheKeyFor is the key Retrieve uses for q and req.
 func (p *Project) cacheKeyFor(t *testing.T, q string, req Request) string {
 	t.Helper()
-	o, err := p.options(req)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r, err := p.rank(context.Background(), q, req.Index, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +173,7 @@ func (p *Project) cacheKeyFor(t *testing.T, q string, req Request) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := p.retrievalKey(q, root, req, o, r.Ranking, r.warnings)
+	key := p.retrievalKey(q, root, req, r.Ranking, r.warnings)
 	if key == "" {
 		t.Fatal("no cache key")
 	}

@@ -1,11 +1,9 @@
 package ctxpack
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -109,16 +107,7 @@ type EvidenceResult struct {
 
 // PlanJSON is the plan as ctxplan.json holds it: indented, ending in a
 // newline, in a fixed field order.
-func (r *EvidenceResult) PlanJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&r.Plan); err != nil {
-		return nil, fmt.Errorf("ctxpack: %w", err)
-	}
-	return buf.Bytes(), nil
-}
+func (r *EvidenceResult) PlanJSON() ([]byte, error) { return EncodeJSON(&r.Plan) }
 
 // evPart is one workspace file read for assembly.
 type evPart struct {

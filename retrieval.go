@@ -192,7 +192,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
-	key := p.retrievalKey(query, root, req, o, r.Ranking, r.warnings)
+	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil
 	}

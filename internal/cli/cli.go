@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -228,10 +227,12 @@ func (g *globals) textOrJSON(command string) error {
 // writeJSON writes v as every command's json format has it: indented by
 // two spaces, with <, > and & as they are, in one Write.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	data, err := ctxpack.EncodeJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
 }
 
 // flagChanged reports whether the user set the named flag.
