@@ -517,10 +517,7 @@ func codeLevels(path, text string) func() map[pack.Level]string {
 
 // filePart is a whole file as a part: full text, and a meta line.
 func filePart(p, text string) pack.Part {
-	lines := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		lines++
-	}
+	lines := project.CountLines(text)
 	lang, kind, score := classify(p)
 	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", firstNonEmpty(lang, "text"), lines, len(text))
 	part := pack.Part{

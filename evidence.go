@@ -107,10 +107,7 @@ func (p *Project) readSelector(sel evidence.Selector) (*Excerpt, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		lines++
-	}
+	lines := project.CountLines(text)
 	return &Excerpt{Selector: sel, Excerpt: ex, CID: project.ContentID(ex.Text), Lines: lines, Warnings: warnings}, nil
 }
 

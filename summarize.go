@@ -204,10 +204,7 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 
 // metaText is the meta level of a file that is not an artifact.
 func (p *Project) metaText(ctx context.Context, rel, lang, text string) string {
-	lines := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		lines++
-	}
+	lines := project.CountLines(text)
 	var b strings.Builder
 	fmt.Fprintf(&b, "path: %s\nlanguage: %s\nlines: %d\nbytes: %d\n", rel, lang, lines, len(text))
 	if changed, err := project.LastChanged(ctx, p.Root, map[string]bool{rel: true}); err == nil && changed[rel] > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -68,8 +69,8 @@ func FuzzParse(f *testing.F) {
 			if strings.ContainsAny(pe.Msg, "\n\r") {
 				t.Errorf("error message is not one line: %q", pe.Msg)
 			}
-			if pe.Line < 0 || pe.Line > countLines(data)+1 {
-				t.Errorf("error line %d outside the file (%d lines): %q", pe.Line, countLines(data), msg)
+			if pe.Line < 0 || pe.Line > project.CountLines(data)+1 {
+				t.Errorf("error line %d outside the file (%d lines): %q", pe.Line, project.CountLines(data), msg)
 			}
 			if a != nil {
 				t.Error("Parse returned an artifact with its error")

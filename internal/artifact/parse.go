@@ -256,7 +256,7 @@ func parse(path string, data []byte) (*Artifact, *ParseError) {
 	}
 	a := &Artifact{
 		Path:  path,
-		Lines: countLines(data),
+		Lines: project.CountLines(data),
 		Line:  make(map[string]int),
 		Body:  normalizeNewlines(string(text[bodyStart:])),
 		CID:   project.ContentID(string(data)),
@@ -878,16 +878,6 @@ func invalidUTF8(b []byte) int {
 
 // lineAt returns the 1-based line of byte offset i in b.
 func lineAt(b []byte, i int) int { return bytes.Count(b[:i], []byte("\n")) + 1 }
-
-// countLines returns the number of lines in b; a final line without a line
-// end counts.
-func countLines(b []byte) int {
-	n := bytes.Count(b, []byte("\n"))
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		n++
-	}
-	return n
-}
 
 // normalizeNewlines turns CRLF line ends into LF.
 func normalizeNewlines(s string) string {

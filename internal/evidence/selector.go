@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"path"
 	"slices"
 	"strconv"
@@ -467,10 +468,7 @@ func (s Selector) Select(text string) (Excerpt, error) {
 	}
 	switch s.Unit {
 	case Lines:
-		n := strings.Count(text, "\n")
-		if text != "" && text[len(text)-1] != '\n' {
-			n++
-		}
+		n := project.CountLines(text)
 		if err := s.pastEnd(n, "line"); err != nil {
 			return Excerpt{}, err
 		}

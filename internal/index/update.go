@@ -707,7 +707,7 @@ func process(fsys fs.FS, j job) result {
 		return r
 	}
 	r.lang = chunk.Language(j.f.Path)
-	r.lines = countLines(text)
+	r.lines = project.CountLines(text)
 	pathTerms := string(appendTermsText(nil, j.f.Path))
 	cs := chunk.Split(j.f.Path, []byte(text))
 	r.chunks = make([]chunkRow, len(cs))
@@ -721,16 +721,6 @@ func process(fsys fs.FS, j job) result {
 		r.chunks[i] = cr
 	}
 	return r
-}
-
-// countLines counts lines as editors number them: a final line without a
-// newline counts.
-func countLines(text string) int {
-	n := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		n++
-	}
-	return n
 }
 
 // unreadable is the skip reason for a read error, without the path.

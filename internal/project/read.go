@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -28,6 +29,22 @@ func ReadText(fsys fs.FS, name string) (text string, repaired bool, err error) {
 		return text, false, nil
 	}
 	return tokenizer.ToValidUTF8(text), true, nil
+}
+
+// CountLines counts lines as editors number them: a final line without a
+// newline counts; the empty text has none.
+func CountLines[T string | []byte](text T) int {
+	var n int
+	switch t := any(text).(type) {
+	case string:
+		n = strings.Count(t, "\n")
+	case []byte:
+		n = bytes.Count(t, []byte{'\n'})
+	}
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // ContentID returns the content id of text: "sha256:" and the lower-case hex

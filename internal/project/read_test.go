@@ -128,3 +128,14 @@ func TestStateRoot(t *testing.T) {
 		t.Error("a repeated input did not change the root")
 	}
 }
+
+func TestCountLines(t *testing.T) {
+	for text, want := range map[string]int{"": 0, "a": 1, "a\n": 1, "a\nb": 2, "\n": 1, "\n\n": 2, "a\r\nb\r\n": 2} {
+		if got := CountLines(text); got != want {
+			t.Errorf("CountLines(%q) = %d, want %d", text, got, want)
+		}
+		if got := CountLines([]byte(text)); got != want {
+			t.Errorf("CountLines([]byte(%q)) = %d, want %d", text, got, want)
+		}
+	}
+}
