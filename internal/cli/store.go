@@ -118,83 +118,96 @@ func (o *itemOptions) id() (int64, error) {
 }
 
 func newCmdRowShow(g *globals, ios *IOStreams, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
-	o := &itemOptions{storeOptions: storeOptions{g, ios}, kind: k}
-	return &cobra.Command{
-		Use:   "show ID",
-		Short: "Print one " + k.name + ", every field it has",
-		Long: fmt.Sprintf(`Print every field the %[1]s ID has, given as its number (42) or its key
+	cmd := newCmdRow(g, ios, k, "show ID", rowShowRun, runF)
+	cmd.Short = "Print one " + k.name + ", every field it has"
+	cmd.Long = fmt.Sprintf(`Print every field the %[1]s ID has, given as its number (42) or its key
 (%[1]s:42), one "field: value" line each; a text of several lines goes on
 under its first line, indented. --format json prints the %[1]s as one JSON
 object, as 'ctxpack %[1]s list --format json' lists it. An id the store does
-not hold is a failure (exit 1).`, k.name),
-		Example: fmt.Sprintf("  ctxpack %[1]s show 42\n  ctxpack %[1]s show %[1]s:42 --format json", k.name),
-		Args:    cobra.ExactArgs(1),
+not hold is a failure (exit 1).`, k.name)
+	cmd.Example = fmt.Sprintf("  ctxpack %[1]s show 42\n  ctxpack %[1]s show %[1]s:42 --format json", k.name)
+	return cmd
+}
+
+func newCmdRowRemove(g *globals, ios *IOStreams, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
+	cmd := newCmdRow(g, ios, k, "rm ID", rowRemoveRun, runF)
+	cmd.Aliases = []string{"remove"}
+	cmd.Short = "Remove one " + k.name + " from the store"
+	cmd.Long = fmt.Sprintf(`Remove the %[1]s ID, given as its number (42) or its key (%[1]s:42),
+from the store, and print "removed %[1]s:42"; --format json prints the
+removed %[1]s as one JSON object instead. Its id is never given again. An id
+the store does not hold is a failure (exit 1).`, k.name)
+	cmd.Example = fmt.Sprintf("  ctxpack %[1]s rm 42\n  ctxpack %[1]s rm %[1]s:42 --format json", k.name)
+	return cmd
+}
+
+// newCmdRow is a command over the one row of kind k that its argument
+// names (show, rm): run runs it, unless runF is given.
+func newCmdRow(g *globals, ios *IOStreams, k *rowKind, use string, run func(context.Context, *itemOptions) error, runF func(*itemOptions) error) *cobra.Command {
+	o := &itemOptions{storeOptions: storeOptions{g, ios}, kind: k}
+	return &cobra.Command{
+		Use:  use,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.arg = args[0]
 			if runF != nil {
 				return runF(o)
 			}
-			return rowShowRun(cmd.Context(), o)
+			return run(cmd.Context(), o)
 		},
 	}
 }
 
 func rowShowRun(ctx context.Context, o *itemOptions) error {
-	command := o.kind.name + " show"
-	id, err := o.id()
-	if err != nil {
-		return err
-	}
-	st, err := o.open(command, true)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	fields, view, err := o.kind.get(ctx, st, id)
-	if err != nil {
-		return o.kind.notFound(id, err)
-	}
-	return o.print(view, formatFields(fields))
-}
-
-func newCmdRowRemove(g *globals, ios *IOStreams, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
-	o := &itemOptions{storeOptions: storeOptions{g, ios}, kind: k}
-	return &cobra.Command{
-		Use:     "rm ID",
-		Aliases: []string{"remove"},
-		Short:   "Remove one " + k.name + " from the store",
-		Long: fmt.Sprintf(`Remove the %[1]s ID, given as its number (42) or its key (%[1]s:42),
-from the store, and print "removed %[1]s:42"; --format json prints the
-removed %[1]s as one JSON object instead. Its id is never given again. An id
-the store does not hold is a failure (exit 1).`, k.name),
-		Example: fmt.Sprintf("  ctxpack %[1]s rm 42\n  ctxpack %[1]s rm %[1]s:42 --format json", k.name),
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.arg = args[0]
-			if runF != nil {
-				return runF(o)
-			}
-			return rowRemoveRun(cmd.Context(), o)
-		},
-	}
+	return o.withRow("show", true, func(st *store.Store, id int64) (any, string, error) {
+		fields, view, err := o.kind.get(ctx, st, id)
+		return view, formatFields(fields), err
+	})
 }
 
 func rowRemoveRun(ctx context.Context, o *itemOptions) error {
-	command := o.kind.name + " rm"
+	return o.withRow("rm", false, func(st *store.Store, id int64) (any, string, error) {
+		view, err := o.kind.remove(ctx, st, id)
+		return view, "removed " + ctxpack.ItemKey(o.kind.name, id) + "\n", err
+	})
+}
+
+// withRow reads the row's id from the argument, opens the store (for
+// reading only when readOnly) and prints what f gives for the row: its
+// view under --format json, else its text. An id the store does not hold
+// is a failure that names the command listing the rows.
+func (o *itemOptions) withRow(verb string, readOnly bool, f func(st *store.Store, id int64) (view any, text string, err error)) error {
 	id, err := o.id()
 	if err != nil {
 		return err
 	}
-	st, err := o.open(command, false)
+	st, err := o.open(o.kind.name+" "+verb, readOnly)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	view, err := o.kind.remove(ctx, st, id)
+	view, text, err := f(st, id)
 	if err != nil {
 		return o.kind.notFound(id, err)
 	}
-	return o.print(view, "removed "+ctxpack.ItemKey(o.kind.name, id)+"\n")
+	return o.print(view, text)
+}
+
+// listRows prints rows as the list commands do: under --format json their
+// views (view), else one line of columns each (line); an empty list, in
+// text, tells on standard error what there is none of (what) and how to
+// add some.
+func listRows[T, V any](o *storeOptions, rows []T, view func(T) V, line func(T) []string, what, how string) error {
+	views := make([]V, 0, len(rows))
+	lines := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		views = append(views, view(r))
+		lines = append(lines, line(r))
+	}
+	if len(rows) == 0 && !o.json() {
+		o.noRows(what, how)
+	}
+	return o.print(views, formatList(lines))
 }
 
 // noRows tells the user on standard error that a list is empty, and how
@@ -371,16 +384,9 @@ func memoryListRun(ctx context.Context, o *memoryListOptions) error {
 	if err != nil {
 		return err
 	}
-	views := make([]ctxpack.MemoryView, 0, len(ms))
-	rows := make([][]string, 0, len(ms))
-	for _, m := range ms {
-		views = append(views, ctxpack.ViewMemory(m))
-		rows = append(rows, []string{ctxpack.ItemKey("memory", m.ID), m.Category, formatFloat(m.Importance), m.Content})
-	}
-	if len(ms) == 0 && !o.json() {
-		o.noRows("memories", "'ctxpack memory add' adds one")
-	}
-	return o.print(views, formatList(rows))
+	return listRows(&o.storeOptions, ms, ctxpack.ViewMemory, func(m store.Memory) []string {
+		return []string{ctxpack.ItemKey("memory", m.ID), m.Category, formatFloat(m.Importance), m.Content}
+	}, "memories", "'ctxpack memory add' adds one")
 }
 
 // memoryFields are m's fields as show prints them.
@@ -717,20 +723,13 @@ func experienceListRun(ctx context.Context, o *experienceListOptions) error {
 	if err != nil {
 		return err
 	}
-	views := make([]ctxpack.ExperienceView, 0, len(es))
-	rows := make([][]string, 0, len(es))
-	for _, e := range es {
-		views = append(views, ctxpack.ViewExperience(e))
+	return listRows(&o.storeOptions, es, ctxpack.ViewExperience, func(e store.Experience) []string {
 		kind := e.Domain
 		if e.Strategy != "" {
 			kind += "|" + e.Strategy
 		}
-		rows = append(rows, []string{ctxpack.ItemKey("experience", e.ID), kind, string(e.Outcome), string(e.Confidence), e.Goal})
-	}
-	if len(es) == 0 && !o.json() {
-		o.noRows("experiences", "'ctxpack experience add' adds them")
-	}
-	return o.print(views, formatList(rows))
+		return []string{ctxpack.ItemKey("experience", e.ID), kind, string(e.Outcome), string(e.Confidence), e.Goal}
+	}, "experiences", "'ctxpack experience add' adds them")
 }
 
 // experienceFields are e's fields as show prints them, named as an
@@ -948,16 +947,9 @@ func valueListRun(ctx context.Context, o *valueListOptions) error {
 	if err != nil {
 		return err
 	}
-	views := make([]ctxpack.ValueView, 0, len(vs))
-	rows := make([][]string, 0, len(vs))
-	for _, v := range vs {
-		views = append(views, ctxpack.ViewValue(v))
-		rows = append(rows, []string{ctxpack.ItemKey("value", v.ID), string(v.Axis), orDash(v.Cluster), orDash(strings.Join(v.Tags, ",")), v.Text})
-	}
-	if len(vs) == 0 && !o.json() {
-		o.noRows("values", "'ctxpack value add' or 'ctxpack value derive --add' adds them")
-	}
-	return o.print(views, formatList(rows))
+	return listRows(&o.storeOptions, vs, ctxpack.ViewValue, func(v store.Value) []string {
+		return []string{ctxpack.ItemKey("value", v.ID), string(v.Axis), orDash(v.Cluster), orDash(strings.Join(v.Tags, ",")), v.Text}
+	}, "values", "'ctxpack value add' or 'ctxpack value derive --add' adds them")
 }
 
 // valueFields are v's fields as show prints them; the cluster's fields
