@@ -238,7 +238,7 @@ func syncCommits(ctx context.Context, ios *IOStreams, p *ctxpack.Project) error 
 		line = fmt.Sprintf("commits up to date (%d in %s)", cs.Total, ctxpack.StorePath())
 	}
 	if cs.Rescanned {
-		line += "; the history was rewritten, so all of it was read again"
+		line += "; the history was rewritten, or the project moved in its repository, so all of it was read again"
 	}
 	_, err = fmt.Fprintln(ios.Out, line)
 	return err
