@@ -15,6 +15,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -389,7 +390,7 @@ func unitScore(x float64) float64 {
 	if !(x > 0) {
 		return 0
 	}
-	return math.Round(min(x, 1)*1e6) / 1e6
+	return rank.Round(min(x, 1))
 }
 
 // lastChanged is git's last commit time of each part's file.

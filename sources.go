@@ -19,6 +19,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/ctxpack/ctxpack/internal/store"
@@ -313,7 +314,7 @@ func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 			tail:  fmt.Sprintf("\n*Category: %s, Importance: %s · %s*", h.Category, fnum(h.Importance), key),
 			where: key,
 			plain: h.Content, relevance: match * imp,
-			components: map[string]float64{"match": q6(match), "importance": q6(imp)},
+			components: map[string]float64{"match": rank.Round(match), "importance": rank.Round(imp)},
 			changed:    h.Created,
 		})
 	}
@@ -350,7 +351,7 @@ func rankExperiences(hits []store.ExperienceHit, item func(i int, e store.Experi
 		tier := tierWeight[h.Confidence]
 		rec := recencyWeight(newest, h.Created)
 		it.relevance = match * tier * rec
-		it.components = map[string]float64{"match": q6(match), "confidence": q6(tier), "recency": q6(rec)}
+		it.components = map[string]float64{"match": rank.Round(match), "confidence": rank.Round(tier), "recency": rank.Round(rec)}
 		items[i] = it
 	}
 	return items
@@ -411,7 +412,7 @@ func searchValues(ctx context.Context, st *store.Store, query string, k int, sou
 		it.source = source
 		match := h.Score / top
 		it.relevance = match
-		it.components = map[string]float64{"match": q6(match)}
+		it.components = map[string]float64{"match": rank.Round(match)}
 		items[i] = it
 	}
 	return sourceResult{items: items}
@@ -474,7 +475,7 @@ func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
 			body: msg, brief: firstParagraph(msg), tail: tail,
 			where: "commit " + short,
 			plain: msg, relevance: match * rec,
-			components: map[string]float64{"match": q6(match), "recency": q6(rec)},
+			components: map[string]float64{"match": rank.Round(match), "recency": rank.Round(rec)},
 			files:      files, changed: h.Time,
 		})
 	}
@@ -519,7 +520,7 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 		name := firstNonEmpty(c.Symbol, filepath.Base(c.Path))
 		lang := chunk.Language(c.Path)
 		summary, _ := chunk.Levels(c.Path, []byte(body))
-		comps := map[string]float64{"match": q6(c.Relevance)}
+		comps := map[string]float64{"match": rank.Round(c.Relevance)}
 		for k, v := range c.Factors {
 			comps[k] = v
 		}
@@ -566,7 +567,7 @@ func (r *sourcesRun) artifacts() sourceResult {
 			head: head + "\n", body: body, fence: "markdown",
 			brief: strings.TrimRight(a.Text(artifact.Summary), "\n"),
 			where: a.Path, plain: body, relevance: order,
-			components: map[string]float64{"link_order": q6(order)}, cid: a.CID,
+			components: map[string]float64{"link_order": rank.Round(order)}, cid: a.CID,
 		})
 	}
 	return res
@@ -583,7 +584,7 @@ func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Drop
 	slices.SortStableFunc(order, func(a, b *srcItem) int {
 		_, ia := sourceOf(a.source)
 		_, ib := sourceOf(b.source)
-		return cmp.Or(cmp.Compare(q6(b.relevance), q6(a.relevance)), cmp.Compare(ia, ib), cmp.Compare(a.seq, b.seq), strings.Compare(a.key, b.key))
+		return cmp.Or(cmp.Compare(rank.Round(b.relevance), rank.Round(a.relevance)), cmp.Compare(ia, ib), cmp.Compare(a.seq, b.seq), strings.Compare(a.key, b.key))
 	})
 	texts := make(map[*srcItem]textsim.Text, len(order))
 	for _, it := range order {
@@ -866,8 +867,6 @@ func recencyWeight(newest, t int64) float64 {
 	days := float64(newest-t) / 86400
 	return 0.9 + 0.1*math.Pow(0.5, days/30)
 }
-
-func q6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 

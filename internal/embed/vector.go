@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"fmt"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"math"
 	"slices"
 )
@@ -48,24 +49,6 @@ func Dot(a, b []float32) float64 {
 		s0 += float64(a[i]) * float64(b[i])
 	}
 	return (s0 + s1) + (s2 + s3)
-}
-
-// Quantum is the resolution scores are compared at (DESIGN §2): scores
-// are rounded to multiples of 1/Quantum before any comparison.
-const Quantum = 1e6
-
-// Quantize rounds a score to an integer number of 1e-6 units; NaN ranks
-// below every number.
-func Quantize(score float64) int64 {
-	switch {
-	case math.IsNaN(score):
-		return math.MinInt64
-	case score >= math.MaxInt64/Quantum:
-		return math.MaxInt64
-	case score <= math.MinInt64/Quantum:
-		return math.MinInt64 + 1
-	}
-	return int64(math.Round(score * Quantum))
 }
 
 // Scored is a key with its score, quantized to 1e-6.
@@ -117,7 +100,7 @@ func (t *Top[K]) Push(key K, score float64) {
 	if t.k == 0 {
 		return
 	}
-	e := scoredQ[K]{key: key, q: Quantize(score)}
+	e := scoredQ[K]{key: key, q: rank.Quantize(score)}
 	if len(t.h.s) < t.k {
 		heap.Push(&t.h, e)
 		return
@@ -162,7 +145,7 @@ func (t *Top[K]) result(es []scoredQ[K]) []Scored[K] {
 	})
 	out := make([]Scored[K], len(es))
 	for i, e := range es {
-		out[i] = Scored[K]{Key: e.key, Score: float64(e.q) / Quantum}
+		out[i] = Scored[K]{Key: e.key, Score: float64(e.q) / rank.Quantum}
 	}
 	return out
 }

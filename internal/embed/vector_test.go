@@ -2,6 +2,7 @@ package embed
 
 import (
 	"cmp"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -52,25 +53,6 @@ func TestDot(t *testing.T) {
 		}
 	}()
 	Dot([]float32{1}, []float32{1, 2})
-}
-
-func TestQuantize(t *testing.T) {
-	tests := []struct {
-		in   float64
-		want int64
-	}{
-		{0.1234564, 123456},
-		{0.1234565, 123457}, // rounds half away from zero (in binary, this is just above)
-		{-0.5, -500000},
-		{math.NaN(), math.MinInt64},
-		{math.Inf(1), math.MaxInt64},
-		{math.Inf(-1), math.MinInt64 + 1},
-	}
-	for _, tt := range tests {
-		if got := Quantize(tt.in); got != tt.want {
-			t.Errorf("Quantize(%v) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
 }
 
 type push struct {
@@ -138,14 +120,14 @@ func TestTopMatchesSort(t *testing.T) {
 		}
 		sorted := slices.Clone(pushes)
 		slices.SortFunc(sorted, func(a, b push) int {
-			return cmp.Or(cmp.Compare(Quantize(b.score), Quantize(a.score)), strings.Compare(a.key, b.key))
+			return cmp.Or(cmp.Compare(rank.Quantize(b.score), rank.Quantize(a.score)), strings.Compare(a.key, b.key))
 		})
 		wantBest := sorted[:min(k, n)]
 		wantTies := wantBest
 		if k > 0 && k < n {
-			last := Quantize(sorted[k-1].score)
+			last := rank.Quantize(sorted[k-1].score)
 			j := k
-			for j < n && Quantize(sorted[j].score) == last {
+			for j < n && rank.Quantize(sorted[j].score) == last {
 				j++
 			}
 			wantTies = sorted[:j]

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/embed"
+	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
 // Weights are the BM25 column weights: how much one occurrence of a query
@@ -86,10 +86,6 @@ func (h Hit) Why() string {
 	return strings.Join(parts, "; ")
 }
 
-// quantized is a score rounded to 1e-6, the resolution scores are
-// compared at (DESIGN §2), as Nearest's are (embed.Quantize).
-func quantized(s float64) float64 { return float64(embed.Quantize(s)) / embed.Quantum }
-
 // Search returns the k best chunks for query (or, with opt.Files, the best
 // chunk of each of the k best files), ranked by BM25 over the chunks'
 // code-aware terms (QueryTerms of the query, any of which may match).
@@ -137,8 +133,8 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		}
 		all := len(rows) < limit
 		if !all {
-			last := embed.Quantize(rows[len(rows)-1].Score)
-			rows = slices.DeleteFunc(rows, func(h Hit) bool { return embed.Quantize(h.Score) <= last })
+			last := rank.Quantize(rows[len(rows)-1].Score)
+			rows = slices.DeleteFunc(rows, func(h Hit) bool { return rank.Quantize(h.Score) <= last })
 		}
 		if err := ix.fillChunks(ctx, rows); err != nil {
 			return nil, err
@@ -225,7 +221,7 @@ func (ix *Index) candidates(ctx context.Context, match string, weights [3]float6
 			return nil, fmt.Errorf("index: search: %w", err)
 		}
 		for c := range 3 {
-			h.Signals = append(h.Signals, Signal{Name: "bm25." + columns[c], Value: quantized(v[c])})
+			h.Signals = append(h.Signals, Signal{Name: "bm25." + columns[c], Value: rank.Round(v[c])})
 		}
 		out = append(out, h)
 	}
@@ -244,7 +240,7 @@ func (ix *Index) fillChunks(ctx context.Context, hits []Hit) error {
 	pos := make(map[int64]int, len(hits))
 	for i := range hits {
 		pos[hits[i].id] = i
-		hits[i].Score = quantized(hits[i].Score)
+		hits[i].Score = rank.Round(hits[i].Score)
 	}
 	rows, err := ix.chunkRows(ctx, `WHERE id IN (`+idList(hits)+`)`)
 	if err != nil {

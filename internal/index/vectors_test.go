@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -162,7 +163,7 @@ func TestEmbedAndNearest(t *testing.T) {
 		if i > 0 && compareHits(hits[i-1], h) >= 0 {
 			t.Errorf("hits %d and %d out of order: %+v, %+v", i-1, i, hits[i-1], h)
 		}
-		if h.Score != float64(embed.Quantize(h.Score))/embed.Quantum || !cmp.Equal(h.Signals, []Signal{{"embed", h.Score}}) {
+		if h.Score != float64(rank.Quantize(h.Score))/rank.Quantum || !cmp.Equal(h.Signals, []Signal{{"embed", h.Score}}) {
 			t.Errorf("hit %d: score %v, signals %v", i, h.Score, h.Signals)
 		}
 		// The score is the cosine of the query and the chunk's text, up

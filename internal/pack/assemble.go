@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
 
@@ -108,11 +109,11 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 	var later []*item // parts whose More is needed to know their start level
 	for i := range parts {
 		p := &parts[i]
-		it := &item{Part: p, q: quantize(p.Score), doc: p.doc()}
+		it := &item{Part: p, q: rank.Quantize(p.Score), doc: p.doc()}
 		if opt.PreferRecent && p.Changed > 0 {
 			days := float64(newest-p.Changed) / 86400
 			r := float64(0.2 * math.Pow(0.5, days/7)) // rounded: never fused with the add below
-			it.q = quantize(p.Score + r)
+			it.q = rank.Quantize(p.Score + r)
 			it.recency = r
 		}
 		for l, t := range p.Text {

@@ -2,25 +2,8 @@ package pack
 
 import (
 	"cmp"
-	"math"
 	"slices"
 )
-
-// quantize maps a score to an integer in millionths, so that comparisons do
-// not depend on floating-point noise. NaN counts as the lowest score.
-func quantize(s float64) int64 {
-	if math.IsNaN(s) {
-		return math.MinInt64
-	}
-	s = math.Round(s * 1e6)
-	switch {
-	case s >= math.MaxInt64:
-		return math.MaxInt64
-	case s <= math.MinInt64+1:
-		return math.MinInt64 + 1
-	}
-	return int64(s)
-}
 
 // item is a part with what the engine derives from it.
 type item struct {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -122,7 +123,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 			pp.Lines = &lines
 		}
 		if it.q != 0 || len(it.Components) > 0 {
-			s := float64(it.q) / 1e6
+			s := float64(it.q) / rank.Quantum
 			pp.Score = &s
 		}
 		if len(o.Policy.Buckets) > 1 {
@@ -308,7 +309,7 @@ func components(it *item) map[string]float64 {
 	for k, v := range it.Components {
 		m[k] = v
 	}
-	m["recency"] = float64(quantize(it.recency)) / 1e6
+	m["recency"] = rank.Round(it.recency)
 	return m
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
 // The graph's fixed parameters.
@@ -377,12 +379,9 @@ func (g *Graph) rank() {
 	top := slices.Max(r)
 	g.centrality = make([]float64, n)
 	for i, v := range r {
-		g.centrality[i] = quantize(v / top)
+		g.centrality[i] = rank.Round(v / top)
 	}
 }
-
-// quantize rounds to millionths (DESIGN §2).
-func quantize(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // Centrality returns every file's PageRank divided by the largest, in
 // [0, 1], rounded to millionths, by path. With no references at all,

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
 // refs lists the graph's edges as "from -> to", in order.
@@ -151,7 +153,7 @@ func TestGraph(t *testing.T) {
 				t.Errorf("%d centralities for %d files", len(c), len(tc.files))
 			}
 			for p, v := range c {
-				if v < 0 || v > 1 || v != quantize(v) {
+				if v < 0 || v > 1 || v != rank.Round(v) {
 					t.Errorf("%s: centrality %v not in [0, 1] in millionths", p, v)
 				}
 			}

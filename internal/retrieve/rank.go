@@ -14,6 +14,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
 
@@ -258,7 +259,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	add("semantic", semantic, true)
 	add("mentions", mentioned, false)
 	slices.SortFunc(order, func(a, b *cand) int {
-		return cmp.Or(cmp.Compare(embed.Quantize(b.rrf), embed.Quantize(a.rrf)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+		return cmp.Or(cmp.Compare(rank.Quantize(b.rrf), rank.Quantize(a.rrf)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
 	})
 	order = order[:min(len(order), opt.Fused)]
 	if len(order) == 0 {
@@ -297,7 +298,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			f["recency"] = recency(t, out.newest, opt.DecayDays)
 		}
 		for k, v := range f {
-			f[k] = float64(embed.Quantize(v)) / embed.Quantum
+			f[k] = rank.Round(v)
 		}
 		out.Chunks = append(out.Chunks, Chunk{Hit: c.hit, Relevance: relevance(f, opt.Factors), Factors: f, Ranks: c.ranks, Named: named(c.hit, fileMention[c.hit.Path])})
 	}
@@ -357,7 +358,7 @@ func depthFactor(dist map[string]int, p string, maxDepth int) float64 {
 	if !ok {
 		return 0
 	}
-	return float64(embed.Quantize(1-float64(d)/float64(maxDepth+1))) / embed.Quantum
+	return rank.Round(1 - float64(d)/float64(maxDepth+1))
 }
 
 // sort puts the chunks in the total order.
@@ -395,7 +396,7 @@ func expand(ctx context.Context, ix *index.Index, r *Ranking, opt Options) error
 		if err != nil {
 			return err
 		}
-		rel := float64(embed.Quantize(f.Relevance*opt.ExpandShare)) / embed.Quantum
+		rel := rank.Round(f.Relevance * opt.ExpandShare)
 		for _, h := range all {
 			if have[fmt.Sprintf("%s#%d", h.Path, h.Seq)] {
 				continue
@@ -436,7 +437,7 @@ func relevance(f map[string]float64, w Factors) float64 {
 	if total == 0 {
 		return 0
 	}
-	return float64(embed.Quantize(sum/total)) / embed.Quantum
+	return rank.Round(sum / total)
 }
 
 // weighted returns Σ weight × value and Σ weight over the factors present
@@ -541,7 +542,7 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 		}
 	}
 	slices.SortFunc(list, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(embed.Quantize(b.score), embed.Quantize(a.score)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
+		return cmp.Or(cmp.Compare(rank.Quantize(b.score), rank.Quantize(a.score)), strings.Compare(a.hit.Path, b.hit.Path), cmp.Compare(a.hit.Seq, b.hit.Seq))
 	})
 	list = slices.CompactFunc(list, func(a, b scored) bool { return a.hit.Path == b.hit.Path && a.hit.Seq == b.hit.Seq })
 	out := make([]index.Hit, 0, min(len(list), limit))

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
 // FileScore is the relevance of one file to a query, factor by factor.
@@ -63,8 +63,8 @@ func Breakdown(f map[string]float64, w Factors) []FactorScore {
 		v, ok := f[name]
 		s := FactorScore{Name: name, Present: ok, Value: v, Weight: w.Weight(name)}
 		if ok && total > 0 {
-			s.Share = float64(embed.Quantize(s.Weight/total)) / embed.Quantum
-			s.Contribution = float64(embed.Quantize(v*s.Weight/total)) / embed.Quantum
+			s.Share = rank.Round(s.Weight / total)
+			s.Contribution = rank.Round(v * s.Weight / total)
 		}
 		out = append(out, s)
 	}
@@ -151,7 +151,7 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 		f["dependency_depth"] = depthFactor(distances(paths, r.seeds, opt), p, opt.MaxDepth)
 	}
 	for k, v := range f {
-		f[k] = float64(embed.Quantize(v)) / embed.Quantum
+		f[k] = rank.Round(v)
 	}
 	return f, nil
 }

@@ -34,7 +34,7 @@
 //     when it holds any of them, as index.Terms of its fields, in a
 //     contentless FTS5 table (ascii tokenizer). Scores are minus FTS5's
 //     bm25() with per-column weights (fts.go, axes.go), quantized to 1e-6
-//     (embed.Quantize). Hits are ordered by score descending, then ID
+//     (rank.Quantize). Hits are ordered by score descending, then ID
 //     ascending (commits: time descending, then sha ascending). Match
 //     lists the query terms each hit holds. Experiences are searched on
 //     one of four axes (see Axis), each its own table so that a term's

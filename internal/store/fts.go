@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
 // ftsTable is a full-text table: its columns, and the weight of one
@@ -85,10 +85,6 @@ func matchExpr(terms []string) string {
 	return strings.Join(q, " OR ")
 }
 
-// quantized is a score rounded to 1e-6, the resolution scores are
-// compared at, as index.Search's are.
-func quantized(s float64) float64 { return float64(embed.Quantize(s)) / embed.Quantum }
-
 // ranked is a row with its quantized score.
 type ranked[T any] struct {
 	row   T
@@ -132,7 +128,7 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 				rows.Close()
 				return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 			}
-			c.q = embed.Quantize(raw)
+			c.q = rank.Quantize(raw)
 			cands = append(cands, c)
 		}
 		rows.Close()
@@ -158,7 +154,7 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 			if !ok {
 				return nil, fmt.Errorf("store: search %s: row %d of the full-text table has no row; the store is damaged", t.name, c.id)
 			}
-			out = append(out, ranked[T]{row: row, score: float64(c.q) / embed.Quantum})
+			out = append(out, ranked[T]{row: row, score: float64(c.q) / rank.Quantum})
 		}
 		slices.SortFunc(out, func(a, b ranked[T]) int {
 			if a.score != b.score {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/history"
+	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -52,7 +52,7 @@ func TestSearchMemories(t *testing.T) {
 		t.Fatalf("invoice rounding: ids %v, want %v", got, want)
 	}
 	for i, x := range h {
-		if x.Score <= 0 || x.Score != float64(embed.Quantize(x.Score))/embed.Quantum {
+		if x.Score <= 0 || x.Score != float64(rank.Quantize(x.Score))/rank.Quantum {
 			t.Errorf("hit %d: score %v is not a positive multiple of 1e-6", i, x.Score)
 		}
 		if i > 0 && x.Score > h[i-1].Score {
