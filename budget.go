@@ -68,20 +68,7 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 	case mode == "premortem" && p.unbudgeted(req):
 		a.Budget = DefaultPremortemBudget
 	}
-	// The window, when the budget comes from one (as in budget()).
-	window := 0
-	switch {
-	case req.Budget > 0:
-	case req.Window > 0:
-		window = req.Window
-	case p.Config.Budget == 0:
-		window = p.Config.Window
-	}
-	if window > 0 {
-		res := p.Config.Reserves
-		if req.Reserves != nil {
-			res = *req.Reserves
-		}
+	if window, res := p.window(req); window > 0 { // the budget comes from it
 		a.Window = window
 		a.Reserves = &BudgetReserves{System: res.System, Query: res.Query, Response: res.Response}
 	}

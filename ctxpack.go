@@ -214,19 +214,12 @@ func (p *Project) budget(req Request) (int, error) {
 	if req.Budget > 0 && req.Window > 0 {
 		return 0, fmt.Errorf("ctxpack: give a budget or a window, not both")
 	}
-	res := p.Config.Reserves
-	if req.Reserves != nil {
-		res = *req.Reserves
-	}
-	window := req.Window
-	if req.Budget == 0 && window == 0 {
-		if p.Config.Budget > 0 {
-			return p.Config.Budget, nil
-		}
-		window = p.Config.Window
-	}
 	if req.Budget > 0 {
 		return req.Budget, nil
+	}
+	window, res := p.window(req)
+	if window == 0 && p.Config.Budget > 0 {
+		return p.Config.Budget, nil
 	}
 	if window > 0 {
 		n := window - res.System - res.Query - res.Response
@@ -236,6 +229,25 @@ func (p *Project) budget(req Request) (int, error) {
 		return n, nil
 	}
 	return DefaultBudget, nil
+}
+
+// window is the context window a request's budget comes from, with the
+// reserves kept back from it: the request's, else the configuration's
+// when it gives no budget; 0 when the budget is given directly.
+func (p *Project) window(req Request) (int, Reserves) {
+	res := p.Config.Reserves
+	if req.Reserves != nil {
+		res = *req.Reserves
+	}
+	switch {
+	case req.Budget > 0:
+		return 0, res
+	case req.Window > 0:
+		return req.Window, res
+	case p.Config.Budget == 0:
+		return p.Config.Window, res
+	}
+	return 0, res
 }
 
 // Pack assembles every file under req.Paths, degraded by level to fit.
