@@ -67,6 +67,7 @@ func TestFileKind(t *testing.T) {
 		"docs/index.rst": "documentation", "README.md": "documentation", "examples/demo.py": "documentation",
 		"doc/requirements/UC-1.md": "requirements", "setup.py": "config", ".github/workflows/ci.yml": "config",
 		"pyproject.toml": "config", "logo.svg": "other", "testing/conftest.py": "test",
+		"web/app.mts": "source", "lib/x.hh": "source", "build.gradle.kts": "source", "gui/app.pyw": "source", "ui/App.vue": "source", "page.html": "other", "data.xml": "other",
 		"CHANGES.markdown": "documentation", "docs/intro.mdx": "documentation", "Makefile": "config",
 	} {
 		if got := FileKind(p); got != want {

@@ -661,11 +661,15 @@ func FileKind(p string) string {
 		return "documentation"
 	case configExt[ext] || strings.Contains(lower, "/.") || buildFiles[base]:
 		return "config"
-	case codeExt[ext]:
+	case codeExt[ext] || !notSource[chunk.Language(p)]:
 		return "source"
 	}
 	return "other"
 }
+
+// notSource are chunk's languages that are not source code (and "", none):
+// every other language chunk chunks as code is source here too.
+var notSource = map[string]bool{"": true, "markdown": true, "json": true, "yaml": true, "toml": true, "xml": true, "html": true, "css": true}
 
 func underAny(p string, dirs ...string) bool {
 	for _, d := range dirs {
@@ -693,9 +697,5 @@ var buildFiles = map[string]bool{
 
 var configExt = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".mod": true, ".sum": true, ".lock": true}
 
-var codeExt = map[string]bool{
-	".go": true, ".py": true, ".pyi": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true, ".ts": true, ".tsx": true,
-	".java": true, ".kt": true, ".rs": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true, ".hpp": true,
-	".cs": true, ".rb": true, ".php": true, ".swift": true, ".scala": true, ".sh": true, ".bash": true, ".lua": true,
-	".r": true, ".pl": true, ".sql": true, ".proto": true, ".vue": true, ".svelte": true, ".m": true, ".mm": true,
-}
+// codeExt are the source extensions chunk does not know.
+var codeExt = map[string]bool{".vue": true, ".svelte": true, ".m": true, ".mm": true}
