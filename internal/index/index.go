@@ -1,16 +1,12 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,7 +15,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/project"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 )
 
 // FormatVersion is the version of the database layout, stored in meta.
@@ -146,16 +142,13 @@ func Open(path string, opts Options) (*Index, State, error) {
 	ix := &Index{path: abs, opts: opts}
 	ix.options, ix.hash = buildOptions()
 
-	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
-		if opts.ReadOnly {
-			ix.state = State{Reason: Missing, Detail: "no index at " + abs}
-			return ix, ix.state, nil
-		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-			return nil, State{}, fmt.Errorf("index: %w", err)
-		}
-	} else if err != nil {
+	fi, err := sqlitedb.Stat(abs, opts.ReadOnly)
+	if err != nil {
 		return nil, State{}, fmt.Errorf("index: %w", err)
+	}
+	if fi == nil && opts.ReadOnly {
+		ix.state = State{Reason: Missing, Detail: "no index at " + abs}
+		return ix, ix.state, nil
 	}
 	if err := ix.openDB(); err != nil {
 		return nil, State{}, err
@@ -194,32 +187,15 @@ func (ix *Index) closeDB() error {
 	return nil
 }
 
-// dsn returns the data source name of the database: a file: URI, so that
-// SQLite reads mode=ro, with the connection settings.
-func (ix *Index) dsn() string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(ix.path)}
-	if !strings.HasPrefix(u.Path, "/") {
-		u.Path = "/" + u.Path // Windows drive letters: file:///C:/…
-	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	if ix.opts.ReadOnly {
-		q.Set("mode", "ro")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-	}
-	q.Add("_pragma", "cache_size(-32000)")
-	return u.String() + "?" + q.Encode()
-}
-
 func (ix *Index) openDB() error {
-	db, err := sql.Open("sqlite", ix.dsn())
+	pragmas := []string{"journal_mode(WAL)", "synchronous(NORMAL)", "cache_size(-32000)"}
+	if ix.opts.ReadOnly {
+		pragmas = []string{"cache_size(-32000)"}
+	}
+	db, err := sqlitedb.Open(ix.path, sqlitedb.Options{ReadOnly: ix.opts.ReadOnly, Pragmas: pragmas, MaxOpenConns: 4, MaxIdleConns: 4})
 	if err != nil {
 		return fmt.Errorf("index: open %s: %w", ix.path, err)
 	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
 	ix.db = db
 	return nil
 }
@@ -430,7 +406,7 @@ var schema = []string{
 
 // dropAll drops every table, view and trigger in the database, inside
 // tx: virtual tables first, which drops their shadow tables with them.
-func dropAll(ctx context.Context, tx querier) error {
+func dropAll(ctx context.Context, tx sqlitedb.Querier) error {
 	for _, q := range []string{
 		`SELECT type, name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`,
 		`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'`,
@@ -459,29 +435,6 @@ func dropAll(ctx context.Context, tx querier) error {
 		}
 	}
 	return nil
-}
-
-// sqliteHeader starts every SQLite database file.
-var sqliteHeader = []byte("SQLite format 3\x00")
-
-// isSQLiteFile reports whether the file at p is empty or an SQLite
-// database, so that a corrupt index may be removed without destroying a
-// file that was never one.
-func isSQLiteFile(p string) (bool, error) {
-	f, err := os.Open(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return true, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	buf := make([]byte, len(sqliteHeader))
-	n, err := io.ReadFull(f, buf)
-	if n == 0 && (err == io.EOF || err == nil) {
-		return true, nil
-	}
-	return bytes.Equal(buf[:n], sqliteHeader), nil
 }
 
 // NotCurrentError is returned when an index must be rebuilt before it can

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 )
 
 // racyWindow is how close to the start of an update a file's modification
@@ -155,7 +156,7 @@ func (ix *Index) removeCorrupt(st State) error {
 	if err := ix.closeDB(); err != nil {
 		return err
 	}
-	ok, err := isSQLiteFile(ix.path)
+	ok, err := sqlitedb.IsSQLiteFile(ix.path)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -402,16 +403,9 @@ func (u *updater) finishStats(ctx context.Context, root string) error {
 	return u.conn.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE skip != ''`).Scan(&u.stats.Skipped)
 }
 
-// querier is what *sql.DB, *sql.Conn and *sql.Tx share.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 // languageCounts counts indexed files and chunks by language, in language
 // order.
-func languageCounts(ctx context.Context, q querier) ([]LanguageCount, error) {
+func languageCounts(ctx context.Context, q sqlitedb.Querier) ([]LanguageCount, error) {
 	rows, err := q.QueryContext(ctx, `SELECT lang, count(*), sum(chunks) FROM files WHERE skip = '' GROUP BY lang ORDER BY lang`)
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)

@@ -1,14 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/project"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 )
 
 // FormatVersion is the version of the database layout, stored in meta.
@@ -101,21 +97,17 @@ func Open(path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{path: abs, opt: opt}
-	fi, err := os.Stat(abs)
+	fi, err := sqlitedb.Stat(abs, opt.ReadOnly)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if opt.ReadOnly {
-			return s, nil
-		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o777); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
 	case err != nil:
 		return nil, fmt.Errorf("store: %w", err)
+	case fi == nil && opt.ReadOnly:
+		return s, nil
+	case fi == nil: // SQLite creates it
 	case fi.IsDir():
 		return nil, fmt.Errorf("store: %s is a directory, not a sources store", abs)
 	default:
-		ok, err := isSQLiteFile(abs)
+		ok, err := sqlitedb.IsSQLiteFile(abs)
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
@@ -123,12 +115,10 @@ func Open(path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("store: %s is not an SQLite database; it was left as it is", abs)
 		}
 	}
-	db, err := sql.Open("sqlite", s.dsn())
+	db, err := sqlitedb.Open(abs, s.connection())
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", abs, err)
 	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(2)
 	s.db = db
 	if err := s.prepare(context.Background()); err != nil {
 		db.Close()
@@ -151,28 +141,20 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// dsn returns the data source name of the database: a file: URI, so that
-// SQLite reads mode=ro, with the connection settings. The journal mode is
-// not among them: Open sets WAL once it knows the file is a store, since
+// connection returns the connection settings. The journal mode is not
+// among them: Open sets WAL once it knows the file is a store, since
 // setting it rewrites the header of a database that is not one. Writes
-// take the write lock when they begin (_txlock=immediate), so that two
-// writers wait for each other under busy_timeout instead of one failing
-// when it upgrades a read lock.
-func (s *Store) dsn() string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(s.path)}
-	if !strings.HasPrefix(u.Path, "/") {
-		u.Path = "/" + u.Path // Windows drive letters: file:///C:/…
+// take the write lock when they begin, so that two writers wait for each
+// other under busy_timeout instead of one failing when it upgrades a read
+// lock.
+func (s *Store) connection() sqlitedb.Options {
+	// 2 MB a connection: searches read few pages, and sources mode runs four at once.
+	opt := sqlitedb.Options{ReadOnly: s.opt.ReadOnly, Pragmas: []string{"cache_size(-2000)"}, MaxOpenConns: 4, MaxIdleConns: 2}
+	if !s.opt.ReadOnly {
+		opt.Pragmas = append(opt.Pragmas, "synchronous(NORMAL)")
+		opt.ImmediateTx = true
 	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "cache_size(-2000)") // 2 MB a connection: searches read few pages, and sources mode runs four at once
-	if s.opt.ReadOnly {
-		q.Set("mode", "ro")
-	} else {
-		q.Add("_pragma", "synchronous(NORMAL)")
-		q.Set("_txlock", "immediate")
-	}
-	return u.String() + "?" + q.Encode()
+	return opt
 }
 
 // prepare checks that the database is a store this build reads, creating
@@ -362,11 +344,7 @@ var schema = []string{
 }
 
 // querier is what *sql.DB and *sql.Tx share.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type querier = sqlitedb.Querier
 
 func setMeta(ctx context.Context, q querier, key, value string) error {
 	if _, err := q.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
@@ -488,23 +466,4 @@ func (s *Store) StateRoot(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("store: state root: %w", err)
 	}
 	return project.StateRoot(inputs), nil
-}
-
-// sqliteHeader starts every SQLite database file.
-var sqliteHeader = []byte("SQLite format 3\x00")
-
-// isSQLiteFile reports whether the file at p is empty or starts like an
-// SQLite database.
-func isSQLiteFile(p string) (bool, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	buf := make([]byte, len(sqliteHeader))
-	n, err := io.ReadFull(f, buf)
-	if n == 0 && (err == io.EOF || err == nil) {
-		return true, nil
-	}
-	return bytes.Equal(buf[:n], sqliteHeader), nil
 }
