@@ -111,7 +111,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	if w == (Weights{}) {
 		w = DefaultWeights()
 	}
-	match := matchExpr(terms)
+	match := MatchExpr(terms)
 	weights := w.list()
 	var filter []any
 	if len(opt.Paths) > 0 {
@@ -120,22 +120,8 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 			filter[i] = p
 		}
 	}
-
-	// Fetch candidates best first, widening until the k results are
-	// settled: a candidate is settled when its quantized score is above
-	// that of the last row fetched, since no row left behind can reach it.
-	limit := 4*k + 16
-	var hits []Hit
-	for {
-		rows, err := ix.candidates(ctx, match, weights, limit, filter)
-		if err != nil {
-			return nil, err
-		}
-		all := len(rows) < limit
-		if !all {
-			last := rank.Quantize(rows[len(rows)-1].Score)
-			rows = slices.DeleteFunc(rows, func(h Hit) bool { return rank.Quantize(h.Score) <= last })
-		}
+	fetch := func(limit int) ([]Hit, error) { return ix.candidates(ctx, match, weights, limit, filter) }
+	hits, err := TopK(k, fetch, func(h Hit) float64 { return h.Score }, func(rows []Hit) ([]Hit, error) {
 		if err := ix.fillChunks(ctx, rows); err != nil {
 			return nil, err
 		}
@@ -143,11 +129,10 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		if opt.Files {
 			rows = bestPerFile(rows)
 		}
-		if all || len(rows) >= k {
-			hits = rows[:min(k, len(rows))]
-			break
-		}
-		limit *= 4
+		return rows, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := ix.matched(ctx, hits, terms); err != nil {
 		return nil, err
@@ -175,8 +160,38 @@ func bestPerFile(hits []Hit) []Hit {
 	})
 }
 
-// matchExpr is the FTS5 query for terms: any of them.
-func matchExpr(terms []string) string {
+// TopK returns the k best results of a full-text search, widening the
+// search until they are settled. fetch returns up to limit candidates,
+// best first by their raw score; a candidate is settled when its score,
+// quantized (rank.Quantize), is above that of the last one fetched, since
+// no candidate left behind can reach it. finish turns the settled
+// candidates into results in their final order (loading their rows,
+// sorting, grouping); TopK returns the first k of them, or all when fetch
+// returned fewer than limit.
+func TopK[C, R any](k int, fetch func(limit int) ([]C, error), score func(C) float64, finish func([]C) ([]R, error)) ([]R, error) {
+	for limit := 4*k + 16; ; limit *= 4 {
+		cands, err := fetch(limit)
+		if err != nil {
+			return nil, err
+		}
+		all := len(cands) < limit
+		if !all {
+			last := rank.Quantize(score(cands[len(cands)-1]))
+			cands = slices.DeleteFunc(cands, func(c C) bool { return rank.Quantize(score(c)) <= last })
+		}
+		out, err := finish(cands)
+		if err != nil {
+			return nil, err
+		}
+		if all || len(out) >= k {
+			return out[:min(k, len(out))], nil
+		}
+	}
+}
+
+// MatchExpr is the FTS5 query for terms (of Terms or QueryTerms): any of
+// them.
+func MatchExpr(terms []string) string {
 	q := make([]string, len(terms))
 	for i, t := range terms {
 		q[i] = `"` + t + `"` // terms hold no quotes (see Terms)

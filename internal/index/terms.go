@@ -49,6 +49,13 @@ func QueryTerms(query string) []string {
 	return out
 }
 
+// TermsText returns the terms of text joined by spaces: the form a
+// full-text table with the ascii tokenizer holds, which reads it back as
+// the same terms.
+func TermsText(text string) string {
+	return strings.TrimSuffix(string(appendTermsText(nil, text)), " ")
+}
+
 // appendTermsText appends the terms of text to b, each followed by a
 // space: the form stored in the full-text index.
 func appendTermsText(b []byte, text string) []byte {

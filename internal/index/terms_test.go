@@ -124,3 +124,11 @@ func BenchmarkTerms(b *testing.B) {
 		buf = appendTermsText(buf[:0], src)
 	}
 }
+
+func TestTermsText(t *testing.T) {
+	for _, s := range []string{"", "  ", "maxFileBytes max_file_bytes", "HTTPServer.ServeHTTP(w, r) // x"} {
+		if got, want := TermsText(s), strings.Join(Terms(s), " "); got != want {
+			t.Errorf("TermsText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

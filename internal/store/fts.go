@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -40,16 +41,12 @@ var (
 	commitTerms = ftsTable{"commit_terms", []string{"message", "paths", "author"}, []float64{2, 1, 1}}
 )
 
-// termsText is text as a full-text table holds it: its index.Terms joined
-// by spaces, which the ascii tokenizer reads back as the same terms.
-func termsText(text string) string { return strings.Join(index.Terms(text), " ") }
-
 // insert adds the terms of texts, one per column, as row id.
 func (t ftsTable) insert(ctx context.Context, q querier, id int64, texts []string) error {
 	args := make([]any, 0, 1+len(texts))
 	args = append(args, id)
 	for _, s := range texts {
-		args = append(args, termsText(s))
+		args = append(args, index.TermsText(s))
 	}
 	stmt := `INSERT INTO ` + t.name + ` (rowid, ` + strings.Join(t.columns, ", ") + `) VALUES (?` + strings.Repeat(", ?", len(texts)) + `)`
 	if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
@@ -77,13 +74,7 @@ func (t ftsTable) score() string {
 }
 
 // matchExpr is the FTS5 query for terms: any of them.
-func matchExpr(terms []string) string {
-	q := make([]string, len(terms))
-	for i, t := range terms {
-		q[i] = `"` + t + `"` // terms hold no quotes (see index.Terms)
-	}
-	return strings.Join(q, " OR ")
-}
+func matchExpr(terms []string) string { return index.MatchExpr(terms) }
 
 // ranked is a row with its quantized score.
 type ranked[T any] struct {
@@ -98,9 +89,7 @@ type ranked[T any] struct {
 // error).
 //
 // The full-text table is queried alone, fetching ids and scores only, best
-// first by raw score, widening until the k results are settled: a row is
-// settled when its quantized score is above that of the last row fetched,
-// since no row left behind can reach it.
+// first by raw score, as index.TopK widens it.
 func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, where string, args []any, k int,
 	load func(ids []int64) (map[int64]T, error), tie func(a, b T) int) ([]ranked[T], error) {
 	if k <= 0 || len(terms) == 0 {
@@ -112,34 +101,29 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 	}
 	stmt := `SELECT rowid, ` + t.score() + ` AS score FROM ` + t.name + ` WHERE ` + cond + ` ORDER BY score DESC LIMIT ?`
 	type cand struct {
-		id int64
-		q  int64
+		id  int64
+		raw float64
 	}
-	for limit := 4*k + 16; ; limit *= 4 {
+	fetch := func(limit int) ([]cand, error) {
 		rows, err := q.QueryContext(ctx, stmt, append(append([]any{matchExpr(terms)}, args...), limit)...)
 		if err != nil {
 			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 		}
+		defer rows.Close()
 		var cands []cand
 		for rows.Next() {
 			var c cand
-			var raw float64
-			if err := rows.Scan(&c.id, &raw); err != nil {
-				rows.Close()
+			if err := rows.Scan(&c.id, &c.raw); err != nil {
 				return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 			}
-			c.q = rank.Quantize(raw)
 			cands = append(cands, c)
 		}
-		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 		}
-		all := len(cands) < limit
-		if !all {
-			last := cands[len(cands)-1].q
-			cands = slices.DeleteFunc(cands, func(c cand) bool { return c.q <= last })
-		}
+		return cands, nil
+	}
+	return index.TopK(k, fetch, func(c cand) float64 { return c.raw }, func(cands []cand) ([]ranked[T], error) {
 		ids := make([]int64, len(cands))
 		for i, c := range cands {
 			ids[i] = c.id
@@ -154,21 +138,11 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 			if !ok {
 				return nil, fmt.Errorf("store: search %s: row %d of the full-text table has no row; the store is damaged", t.name, c.id)
 			}
-			out = append(out, ranked[T]{row: row, score: float64(c.q) / rank.Quantum})
+			out = append(out, ranked[T]{row: row, score: rank.Round(c.raw)})
 		}
-		slices.SortFunc(out, func(a, b ranked[T]) int {
-			if a.score != b.score {
-				if a.score > b.score {
-					return -1
-				}
-				return 1
-			}
-			return tie(a.row, b.row)
-		})
-		if all || len(out) >= k {
-			return out[:min(k, len(out))], nil
-		}
-	}
+		slices.SortFunc(out, func(a, b ranked[T]) int { return cmp.Or(cmp.Compare(b.score, a.score), tie(a.row, b.row)) })
+		return out, nil
+	})
 }
 
 // matched returns the terms (in their order) that are among the terms of
