@@ -251,7 +251,7 @@ func TestClassify(t *testing.T) {
 		}
 		// A retrieved chunk of source is "code"; every other kind has
 		// the same section word in both modes.
-		if want := partType[retrieve.FileKind(tt.path)]; kind != want && !(kind == "source" && want == "code") {
+		if want := retrieve.SectionWord(retrieve.FileKind(tt.path), true); kind != want && !(kind == "source" && want == "code") {
 			t.Errorf("%s: packed as %s, retrieved as %s", tt.path, kind, want)
 		}
 	}

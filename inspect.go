@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/check"
+	"github.com/ctxpack/ctxpack/internal/collect/links"
 	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
@@ -35,13 +36,7 @@ type ArtifactInfo struct {
 
 // ArtifactProblems are the problems found loading the artifacts of set
 // (Project.Artifacts), as warnings: without the "artifact: " prefix.
-func ArtifactProblems(set *artifact.Set) []string {
-	var out []string
-	for _, e := range set.Problems {
-		out = append(out, strings.TrimPrefix(e.Error(), "artifact: "))
-	}
-	return out
-}
+func ArtifactProblems(set *artifact.Set) []string { return links.Problems(set) }
 
 // List returns the project's artifacts of type typ and status (empty:
 // any), sorted by id, and the problems found loading them as warnings. A

@@ -11,35 +11,10 @@ import (
 	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
+	"github.com/ctxpack/ctxpack/internal/collect/links"
 	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/pack"
-	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
-)
-
-// Render sections of links mode: identity → norms → decisions → specs →
-// task → code paths (DESIGN §4).
-const (
-	sectionIdentity = iota
-	sectionNorms
-	sectionDecisions
-	sectionSpecs
-	sectionTask
-	sectionPaths
-)
-
-// Fitting priority of links mode, highest first; identity and the task
-// are pinned. Specs the task links come before transitive ones, then
-// norms, then decisions (direct before transitive). The code-path list is
-// small and tells the agent where to look, so it ranks first.
-const (
-	prioPaths          = 7
-	prioSpecDirect     = 6
-	prioSpec           = 5
-	prioNormDirect     = 4
-	prioNorm           = 3
-	prioDecisionDirect = 2
-	prioDecision       = 1
 )
 
 // artifacts loads the project's artifacts once.
@@ -128,11 +103,19 @@ func pathLike(target string) bool {
 // Links assembles the context of a task by following its links, and
 // returns the closure it followed.
 func (p *Project) Links(ctx context.Context, taskID string, req Request) (*Result, *graph.Closure, error) {
+	res, col, err := p.links(ctx, taskID, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, col.Closure, nil
+}
+
+func (p *Project) links(ctx context.Context, taskID string, req Request) (*Result, *links.Collection, error) {
 	set, err := p.artifacts()
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := graph.Traverse(set, taskID, graph.Options{MaxDepth: req.LinkDepth})
+	col, err := links.Collect(set, taskID, req.LinkDepth)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ctxpack: %w", err)
 	}
@@ -140,100 +123,17 @@ func (p *Project) Links(ctx context.Context, taskID string, req Request) (*Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	parts, globs := linkParts(set, c)
-	inputs := make([]project.Input, 0, len(set.List))
-	for _, a := range set.List {
-		inputs = append(inputs, project.Input{Path: a.Path, CID: a.CID})
-	}
-	warnings := slices.Concat(p.Warnings, ArtifactProblems(set), c.Warnings)
+	links.Options(&o)
 	o.Mode, o.Target = "links", taskID
-	o.StateRoot = project.StateRoot(inputs)
-	o.Paths = globs
-	o.Warnings = warnings
-	o.Sectioned = true
-	o.DedupThreshold = -1    // distinct artifacts are never duplicates
-	o.Policy = pack.Policy{} // strict priority, no item cap
+	o.StateRoot = col.StateRoot
+	o.Paths = col.Paths
+	o.Warnings = slices.Concat(p.Warnings, col.Warnings)
 	p.setMetadata(req, &o)
-	res, err := pack.Assemble(parts, o)
+	res, err := pack.Assemble(col.Parts, o)
 	if err != nil {
-		return nil, c, err
+		return nil, col, err
 	}
-	return &Result{Plan: res.Plan, Output: res.Output}, c, nil
-}
-
-// linkParts turns a closure into parts, and lists the code globs of its
-// specs.
-func linkParts(set *artifact.Set, c *graph.Closure) ([]pack.Part, []string) {
-	var parts []pack.Part
-	if id, ok := set.ByID["identity"]; ok && id.Type == artifact.Identity {
-		parts = append(parts, artifactPart(id, nil, sectionIdentity, 0, true))
-	}
-	type glob struct{ glob, spec string }
-	var globs []glob
-	for i, n := range c.Nodes {
-		a := n.A
-		if n.Depth == 0 {
-			parts = append(parts, artifactPart(a, nil, sectionTask, 0, true))
-			continue
-		}
-		var part pack.Part
-		switch a.Type {
-		case artifact.Spec:
-			part = artifactPart(a, n.Via, sectionSpecs, pick(n.Direct(), prioSpecDirect, prioSpec), false)
-			for _, g := range a.Paths {
-				globs = append(globs, glob{g, a.ID})
-			}
-		case artifact.Norm:
-			part = artifactPart(a, n.Via, sectionNorms, pick(n.Direct(), prioNormDirect, prioNorm), false)
-		case artifact.Decision:
-			part = artifactPart(a, n.Via, sectionDecisions, pick(n.Direct(), prioDecisionDirect, prioDecision), false)
-		default: // another type reached through a link: shown with the decisions, ranked last
-			part = artifactPart(a, n.Via, sectionDecisions, 0, false)
-		}
-		// Within a priority class, parts keep the order the links reached
-		// them in: the score is that order, from 1 down.
-		part.Score = 1 - float64(i-1)/float64(len(c.Nodes))
-		part.Components = map[string]float64{"link_order": part.Score}
-		parts = append(parts, part)
-	}
-	var list []string
-	if len(globs) > 0 {
-		var b strings.Builder
-		for _, g := range globs {
-			fmt.Fprintf(&b, "%s (%s)\n", g.glob, g.spec)
-			list = append(list, g.glob)
-		}
-		parts = append(parts, pack.Part{
-			Key: "paths", Source: "artifact", Type: "paths", Section: sectionPaths, Priority: prioPaths,
-			Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, // a list of globs is metadata at every depth
-		})
-	}
-	slices.Sort(list)
-	return parts, slices.Compact(list)
-}
-
-func pick(direct bool, a, b int) int {
-	if direct {
-		return a
-	}
-	return b
-}
-
-// artifactPart is an artifact at every level it has.
-func artifactPart(a *artifact.Artifact, via []string, section, priority int, pinned bool) pack.Part {
-	text := make(map[pack.Level]string, 4)
-	for l := artifact.Meta; l <= artifact.Full; l++ {
-		text[pack.Meta+pack.Level(l-artifact.Meta)] = a.Text(l)
-	}
-	label := a.ID
-	if a.Type == artifact.Identity {
-		label = ""
-	}
-	return pack.Part{
-		Key: a.ID, Source: "artifact", Type: string(a.Type), Label: label, Path: a.Path,
-		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text,
-		Priority: priority, Pinned: pinned, Section: section, Via: via,
-	}
+	return &Result{Plan: res.Plan, Output: res.Output}, col, nil
 }
 
 // projectState holds what a Project loads lazily.

@@ -2,46 +2,33 @@ package ctxpack
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
-	"path"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/collect/retrieval"
 	"github.com/ctxpack/ctxpack/internal/pack"
-	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
 // Tier is one tier of retrieval mode's budget: the aiwg seed's primary,
 // supporting, reference and history context, with their shares of the
 // budget and the relevance a part needs to be placed in them.
-type Tier struct {
-	Name      string
-	Share     float64 // percent of the budget
-	Threshold float64 // the least relevance of the tier's parts
-}
+type Tier = retrieval.Tier
 
 // DefaultTiers are the aiwg seed's tiers: 50/30/15/5 with thresholds
 // 0.7/0.5/0.3. Parts below the last threshold go to the last tier.
-func DefaultTiers() []Tier {
-	return []Tier{
-		{Name: "primary", Share: 50, Threshold: 0.7},
-		{Name: "supporting", Share: 30, Threshold: 0.5},
-		{Name: "reference", Share: 15, Threshold: 0.3},
-		{Name: "history", Share: 5, Threshold: 0},
-	}
-}
+func DefaultTiers() []Tier { return retrieval.DefaultTiers() }
+
+// TierFor is the tier a relevance places a retrieved part in: the first
+// whose threshold it reaches, else the last.
+func TierFor(relevance float64, tiers []Tier) Tier { return retrieval.TierFor(relevance, tiers) }
 
 // ranked is a query's ranking with the open index it came from and the
 // files read for it.
 type ranked struct {
 	*retrieve.Ranking
 	oi       *OpenedIndex
-	texts    *fileTexts
+	texts    *retrieval.Files
 	warnings []string // the index update's and the ranking's
 }
 
@@ -70,42 +57,12 @@ func (p *Project) rank(ctx context.Context, query string, o IndexOptions, adjust
 }
 
 // rankInputs gives a ranking its access to the project: files for the
-// dependency depth (read once, through the returned fileTexts) and git
+// dependency depth (read once, through the returned Files) and git
 // commit times for the recency.
-func (p *Project) rankInputs(ctx context.Context, opt *retrieve.Options) *fileTexts {
-	texts := &fileTexts{fsys: p.FS}
-	opt.Read = texts.read
-	opt.Changed = func(paths []string) (map[string]int64, error) {
-		want := make(map[string]bool, len(paths))
-		for _, p := range paths {
-			want[p] = true
-		}
-		return project.LastChanged(ctx, p.Root, want)
-	}
-	return texts
-}
-
-// fileTexts reads project files as the index does, each once.
-type fileTexts struct {
-	fsys fs.FS
-	m    map[string]fileText
-}
-
-type fileText struct {
-	text string
-	err  error
-}
-
-func (t *fileTexts) read(path string) (string, error) {
-	if f, ok := t.m[path]; ok {
-		return f.text, f.err
-	}
-	if t.m == nil {
-		t.m = map[string]fileText{}
-	}
-	text, _, err := project.ReadText(t.fsys, path)
-	t.m[path] = fileText{text, err}
-	return text, err
+func (p *Project) rankInputs(ctx context.Context, opt *retrieve.Options) *retrieval.Files {
+	files := retrieval.NewFiles(p.FS)
+	retrieval.Inputs(ctx, p.Root, files, opt)
+	return files
 }
 
 // Search ranks the chunks of the project's index for a free-text query
@@ -196,15 +153,13 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil
 	}
-	parts, skipped, warns := chunkParts(r, tiers)
+	parts, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
 	warnings := append(append(r.warnings, p.Warnings...), warns...)
 	if len(skipped) > 0 {
 		key = "" // the files differ from the index: do not keep this answer
 	}
 	o.Dropped = skipped
-	for _, t := range tiers {
-		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: t.Name, Share: t.Share})
-	}
+	o.Policy.Buckets = retrieval.Policy(tiers).Buckets
 	o.Mode, o.Target = "retrieval", query
 	o.StateRoot = root
 	o.Warnings = warnings
@@ -215,81 +170,3 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	}
 	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil
 }
-
-// chunkParts makes a part of each ranked chunk, read from the project's
-// files. A chunk whose text no longer has the indexed content id (its
-// file changed since the index was updated), or whose file cannot be
-// read, is left out: it is returned as dropped with the reason, and
-// warned about once per file.
-func chunkParts(r *ranked, tiers []Tier) ([]pack.Part, []render.Dropped, []string) {
-	var warnings []string
-	var parts []pack.Part
-	var skipped []render.Dropped
-	warned := map[string]bool{}
-	for _, c := range r.Chunks {
-		text, err := r.texts.read(c.Path)
-		var body string
-		switch {
-		case err != nil:
-		case c.Start > c.End || c.End > len(text):
-			err = errors.New("the file changed since it was indexed")
-		default:
-			body = text[c.Start:c.End]
-			if project.ContentID(body) != c.CID {
-				err = errors.New("the file changed since it was indexed")
-			}
-		}
-		if err != nil {
-			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)
-			skipped = append(skipped, render.Dropped{Key: key, Path: c.Path, Reason: err.Error()})
-			if !warned[c.Path] {
-				warned[c.Path] = true
-				warnings = append(warnings, fmt.Sprintf("skipped chunks of %s: %v", c.Path, err))
-			}
-			continue
-		}
-		parts = append(parts, chunkPart(c, body, TierFor(c.Relevance, tiers).Name))
-	}
-	return parts, skipped, warnings
-}
-
-// TierFor is the tier a relevance places a retrieved part in: the first
-// whose threshold it reaches, else the last.
-func TierFor(relevance float64, tiers []Tier) Tier {
-	for _, t := range tiers {
-		if relevance >= t.Threshold {
-			return t
-		}
-	}
-	return tiers[len(tiers)-1]
-}
-
-// chunkPart is a ranked chunk as a part, at four levels: full, its
-// signatures and doc comments (detailed), its first lines (summary), and
-// a line naming it (meta).
-func chunkPart(c retrieve.Chunk, body, tier string) pack.Part {
-	label := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
-	meta := fmt.Sprintf("%s %s, lines %d-%d\n", firstNonEmpty(c.Kind, "chunk"), firstNonEmpty(c.Symbol, path.Base(c.Path)), c.StartLine, c.EndLine)
-	text := map[pack.Level]string{pack.Meta: meta, pack.Full: body}
-	summary, detailed := chunk.Levels(c.Path, []byte(body))
-	if summary != "" && len(summary) < len(body) {
-		text[pack.Summary] = summary
-	}
-	if detailed != "" && len(detailed) < len(body) {
-		text[pack.Detailed] = detailed
-	}
-	return pack.Part{
-		Key: fmt.Sprintf("%s#%d", c.Path, c.Seq), Source: "code", Type: partType[retrieve.FileKind(c.Path)], Label: label,
-		Path: c.Path, Lines: [2]int{c.StartLine, c.EndLine}, Doc: c.Path, Seq: c.Seq, Offset: c.Start,
-		Lang: chunk.Language(c.Path), Text: text, Score: c.Relevance, Components: maps.Clone(c.Factors), Bucket: tier, CID: c.CID,
-	}
-}
-
-// partType is the section word of a retrieved chunk, by kind of file
-// (retrieve.FileKind): that of a packed file (filePartType), but "code"
-// for source.
-var partType = func() map[string]string {
-	m := maps.Clone(filePartType)
-	m["source"] = "code"
-	return m
-}()

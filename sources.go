@@ -502,7 +502,7 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 		if len(res.items) == limit {
 			break
 		}
-		text, err := rk.texts.read(c.Path)
+		text, err := rk.texts.Read(c.Path)
 		if err != nil || c.Start > c.End || c.End > len(text) || project.ContentID(text[c.Start:c.End]) != c.CID {
 			why := "the file changed since it was indexed"
 			if err != nil {

@@ -699,3 +699,22 @@ var configExt = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".to
 
 // codeExt are the source extensions chunk does not know.
 var codeExt = map[string]bool{".vue": true, ".svelte": true, ".m": true, ".mm": true}
+
+// SectionWord is the section word a part of a file of kind (FileKind) is
+// shown under: source, test, doc (documentation and requirements), config
+// or file; chunk asks for the word of a retrieved chunk, which says code
+// for source.
+func SectionWord(kind string, chunk bool) string {
+	switch kind {
+	case "source":
+		if chunk {
+			return "code"
+		}
+		return "source"
+	case "test", "config":
+		return kind
+	case "documentation", "requirements":
+		return "doc"
+	}
+	return "file"
+}
