@@ -60,6 +60,10 @@ type Request struct {
 	PreferRecent    *bool
 	IncludeMetadata *bool
 
+	// FreeText says that Context's target is free text, never an artifact
+	// id or a path: a query a front end read from standard input.
+	FreeText bool
+
 	// LinkDepth limits how many links from the task links mode follows;
 	// 0 is no limit.
 	LinkDepth int

@@ -30,8 +30,24 @@ var idLike = regexp.MustCompile(`^[A-Za-z]+-[A-Za-z0-9_.-]+$`)
 
 // Context assembles the context for a target: an artifact id (links mode:
 // the task and what its links reach), a file or directory of the project
-// (pack mode), or free text (retrieval mode); see TargetMode.
+// (pack mode), or free text (retrieval mode); see TargetMode. With
+// req.Sources or req.Task, the target is a query for sources mode
+// (Sources), and a task alone asks for its artifacts. With req.FreeText
+// the target is free text whatever it looks like: a query a front end
+// read from standard input.
 func (p *Project) Context(ctx context.Context, target string, req Request) (*Result, error) {
+	if len(req.Sources) > 0 || req.Task != "" {
+		if len(req.Sources) == 0 {
+			req.Sources = []string{SourceArtifacts}
+		}
+		return p.Sources(ctx, target, req)
+	}
+	if strings.TrimSpace(target) == "" {
+		return nil, fmt.Errorf("ctxpack: target is empty: give a task id, a path of the project or free text")
+	}
+	if req.FreeText {
+		return p.Retrieve(ctx, target, req)
+	}
 	mode, err := p.TargetMode(target)
 	if err != nil {
 		return nil, err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/store"
@@ -151,30 +149,6 @@ func storeArgs(name string, p *jsonschema.Schema) bool {
 		return false
 	}
 	return true
-}
-
-// sources assembles query in sources mode, with the sources, task and
-// limit of r, then finishes it. A task alone asks for its artifacts.
-func (s *Server) sources(ctx context.Context, ss *mcp.ServerSession, query string, r ctxpack.Request) (*ctxpack.Result, error) {
-	if query == "-" {
-		return nil, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
-	}
-	if len(r.Sources) == 0 {
-		r.Sources = []string{ctxpack.SourceArtifacts}
-	}
-	if slices.Contains(r.Sources, ctxpack.SourceArtifacts) && strings.TrimSpace(r.Task) == "" {
-		return nil, fmt.Errorf("ctxpack: the artifacts source needs a task whose links to follow: give one as task (TASK-042)")
-	}
-	p, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.Sources(ctx, query, r)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	s.finish(ctx, ss, p, r, res)
-	return res, nil
 }
 
 func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in PremortemIn) (*mcp.CallToolResult, ctxpack.Plan, error) {

@@ -255,9 +255,6 @@ func confine(path string) error {
 // assemble assembles target as `ctxpack context` does, confined to the
 // project, then finishes it.
 func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target string, r ctxpack.Request) (*ctxpack.Result, error) {
-	if strings.TrimSpace(target) == "" {
-		return nil, fmt.Errorf("ctxpack: target is empty: give a task id, a path of the project or free text")
-	}
 	if target == "-" {
 		return nil, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
 	}
@@ -298,12 +295,8 @@ func planResult(res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) 
 func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
 	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
-	assemble := s.assemble
-	if len(in.Sources) > 0 || in.Task != "" {
-		r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
-		assemble = s.sources
-	}
-	res, err := assemble(ctx, req.Session, in.Target, r)
+	r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
+	res, err := s.assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
 		return nil, ctxpack.Plan{}, err
 	}
