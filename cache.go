@@ -57,10 +57,12 @@ func (c *cachedResult) output() ([]byte, error) {
 // keyOf is the part of an assembly's cache key that comes from the
 // request: every field of Request by name, so that a new field is in the
 // key unless left out here, but for those that cannot change the output:
-// NoCache, the cache switch itself, and the Wait and Progress of Index.
+// NoCache, the cache switch itself, FreeText, which chooses the mode
+// before any assembly, and the Wait and Progress of Index.
 func keyOf(req Request) map[string]any {
 	m, _ := keyable(req)
 	delete(m, "NoCache")
+	delete(m, "FreeText")
 	m["Index"] = []any{req.Index.File, req.Index.NoUpdate}
 	return m
 }

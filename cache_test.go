@@ -205,7 +205,7 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
 	}
 	same := map[string][]Request{
-		"NoCache": {{NoCache: true}},
+		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
 		"Index":   {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}
 	rt := reflect.TypeFor[Request]()
