@@ -193,7 +193,6 @@ var frontEndImports = map[string]map[string]string{
 	"internal/mcpserver": {
 		"internal/evidence":  "the evidence tools parse selectors, ranks and roles and lock the workspace themselves",
 		"internal/project":   "the tools' enums list formats, strategies and overflows",
-		"internal/store":     "the memory, experience and value tools work on the store directly",
 		"internal/tokenizer": "the tools' enums list the tokenizers",
 	},
 }

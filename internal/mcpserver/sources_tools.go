@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,21 +32,21 @@ type MemoryListIn struct {
 
 // ExperienceListIn are the arguments of the experience_list tool.
 type ExperienceListIn struct {
-	Domain   string        `json:"domain,omitempty" jsonschema:"only the experiences of this domain (debugging, feature…)"`
-	Strategy string        `json:"strategy,omitempty" jsonschema:"only the experiences with this strategy"`
-	Outcome  store.Outcome `json:"outcome,omitempty" jsonschema:"only the experiences with this outcome"`
+	Domain   string `json:"domain,omitempty" jsonschema:"only the experiences of this domain (debugging, feature…)"`
+	Strategy string `json:"strategy,omitempty" jsonschema:"only the experiences with this strategy"`
+	Outcome  string `json:"outcome,omitempty" jsonschema:"only the experiences with this outcome"`
 }
 
 // ValueListIn are the arguments of the value_list tool.
 type ValueListIn struct {
-	Axis store.Axis `json:"axis,omitempty" jsonschema:"only the values of this axis"`
+	Axis string `json:"axis,omitempty" jsonschema:"only the values of this axis"`
 }
 
 // DeriveIn are the arguments of the values_derive tool.
 type DeriveIn struct {
-	Axis      store.Axis `json:"axis,omitempty" jsonschema:"cluster the experiences on this axis only; absent: on every axis"`
-	MinSize   int        `json:"min_size,omitempty" jsonschema:"the fewest experiences a cluster needs to give a proposal; absent: 3"`
-	Threshold float64    `json:"threshold,omitempty" jsonschema:"the least cosine similarity, from 0 to 1, at which two clusters merge; 0 or absent: 0.2"`
+	Axis      string  `json:"axis,omitempty" jsonschema:"cluster the experiences on this axis only; absent: on every axis"`
+	MinSize   int     `json:"min_size,omitempty" jsonschema:"the fewest experiences a cluster needs to give a proposal; absent: 3"`
+	Threshold float64 `json:"threshold,omitempty" jsonschema:"the least cosine similarity, from 0 to 1, at which two clusters merge; 0 or absent: 0.2"`
 }
 
 // MemoryAddIn are the arguments of the memory_add tool.
@@ -61,31 +60,31 @@ type MemoryAddIn struct {
 // experience in the form the store's YAML files and the experience
 // tools' results give it.
 type ExperienceAddIn struct {
-	Domain     string     `json:"domain" jsonschema:"the kind of work: a lower-case word such as debugging, feature, refactor or testing"`
-	Strategy   string     `json:"strategy,omitempty" jsonschema:"the strategy used, a lower-case word: systematic-elimination…"`
-	Goal       string     `json:"goal" jsonschema:"what was wanted"`
-	Hypothesis string     `json:"hypothesis" jsonschema:"what was believed"`
-	Action     string     `json:"action" jsonschema:"what was done to test it"`
-	Prediction string     `json:"prediction" jsonschema:"what the hypothesis said would happen"`
-	Outcome    OutcomeIn  `json:"outcome" jsonschema:"how it ended and what happened"`
-	Surprise   string     `json:"surprise,omitempty" jsonschema:"what was unexpected"`
-	RootCause  string     `json:"root_cause,omitempty" jsonschema:"why the hypothesis failed (category: description)"`
-	Lesson     string     `json:"lesson,omitempty" jsonschema:"what to do next time; only experiences with a lesson give values"`
-	Confidence store.Tier `json:"confidence,omitempty" jsonschema:"how sure the result is; absent: bronze"`
-	Iterations int        `json:"iterations,omitempty" jsonschema:"the attempts it took; absent: 1"`
+	Domain     string    `json:"domain" jsonschema:"the kind of work: a lower-case word such as debugging, feature, refactor or testing"`
+	Strategy   string    `json:"strategy,omitempty" jsonschema:"the strategy used, a lower-case word: systematic-elimination…"`
+	Goal       string    `json:"goal" jsonschema:"what was wanted"`
+	Hypothesis string    `json:"hypothesis" jsonschema:"what was believed"`
+	Action     string    `json:"action" jsonschema:"what was done to test it"`
+	Prediction string    `json:"prediction" jsonschema:"what the hypothesis said would happen"`
+	Outcome    OutcomeIn `json:"outcome" jsonschema:"how it ended and what happened"`
+	Surprise   string    `json:"surprise,omitempty" jsonschema:"what was unexpected"`
+	RootCause  string    `json:"root_cause,omitempty" jsonschema:"why the hypothesis failed (category: description)"`
+	Lesson     string    `json:"lesson,omitempty" jsonschema:"what to do next time; only experiences with a lesson give values"`
+	Confidence string    `json:"confidence,omitempty" jsonschema:"how sure the result is; absent: bronze"`
+	Iterations int       `json:"iterations,omitempty" jsonschema:"the attempts it took; absent: 1"`
 }
 
 // OutcomeIn is an experience's outcome.
 type OutcomeIn struct {
-	Status store.Outcome `json:"status" jsonschema:"confirmed (the prediction held), falsified (it did not) or abandoned (given up before it was tested)"`
-	Result string        `json:"result" jsonschema:"what happened"`
+	Status string `json:"status" jsonschema:"confirmed (the prediction held), falsified (it did not) or abandoned (given up before it was tested)"`
+	Result string `json:"result" jsonschema:"what happened"`
 }
 
 // ValueAddIn are the arguments of the value_add tool.
 type ValueAddIn struct {
-	Text string     `json:"text" jsonschema:"the principle"`
-	Axis store.Axis `json:"axis" jsonschema:"the axis of experiences it speaks to: full (any), strategy, surprise or root_cause"`
-	Tags []string   `json:"tags,omitempty" jsonschema:"the lower-case words (domains, strategies) it applies to; they are searched"`
+	Text string   `json:"text" jsonschema:"the principle"`
+	Axis string   `json:"axis" jsonschema:"the axis of experiences it speaks to: full (any), strategy, surprise or root_cause"`
+	Tags []string `json:"tags,omitempty" jsonschema:"the lower-case words (domains, strategies) it applies to; they are searched"`
 }
 
 // Items is the result of a tool that lists rows.
@@ -129,22 +128,22 @@ func storeArgs(name string, p *jsonschema.Schema) bool {
 	case "iterations", "min_size":
 		p.Minimum = ptr(1.0)
 	case "axis":
-		p.Enum = enum(store.Axes())
+		p.Enum = enum(ctxpack.Axes())
 	case "confidence":
-		p.Enum = enum(store.Tiers())
+		p.Enum = enum(ctxpack.ConfidenceTiers())
 	case "outcome":
 		if status := p.Properties["status"]; status != nil { // experience_add's {status, result}
-			status.Enum = enum(store.Outcomes())
-			p.Properties["result"].MaxLength = ptr(store.MaxText)
+			status.Enum = enum(ctxpack.Outcomes())
+			p.Properties["result"].MaxLength = ptr(ctxpack.MaxStoreText)
 		} else {
-			p.Enum = enum(store.Outcomes())
+			p.Enum = enum(ctxpack.Outcomes())
 		}
 	case "tags":
-		p.Items.MaxLength = ptr(store.MaxText)
+		p.Items.MaxLength = ptr(ctxpack.MaxStoreText)
 		p.MaxItems = ptr(maxPaths)
 	case "content", "category", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
 		"surprise", "root_cause", "lesson", "text":
-		p.MaxLength = ptr(store.MaxText)
+		p.MaxLength = ptr(ctxpack.MaxStoreText)
 	default:
 		return false
 	}
@@ -169,13 +168,13 @@ func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in Pre
 // withStore opens the project's store for one request and calls f on it:
 // for reading only unless write, so that reading a store that is not
 // there finds it empty and creates nothing.
-func withStore[Out any](s *Server, write bool, f func(*store.Store) (Out, error)) (*mcp.CallToolResult, Out, error) {
+func withStore[Out any](s *Server, write bool, f func(*ctxpack.Store) (Out, error)) (*mcp.CallToolResult, Out, error) {
 	var zero Out
 	p, err := s.open()
 	if err != nil {
 		return nil, zero, err
 	}
-	st, err := p.OpenStore(!write)
+	st, err := p.Store(write)
 	if err != nil {
 		return nil, zero, s.fail(err)
 	}
@@ -190,130 +189,126 @@ func withStore[Out any](s *Server, write bool, f func(*store.Store) (Out, error)
 // storeError is an error of the store as a tool error: input it refused
 // names the argument at fault.
 func (s *Server) storeError(err error) error {
-	var ve *store.ValidationError
-	if errors.As(err, &ve) {
-		return fmt.Errorf("ctxpack: %s %s", ve.Field, ve.Msg)
+	var ie *ctxpack.InputError
+	if errors.As(err, &ie) {
+		return fmt.Errorf("ctxpack: %s %s", ie.Field, ie.Msg)
 	}
 	return s.fail(err)
 }
 
 // missing says that no row of a kind has an id, and which tool lists them.
 func missing(err error, kind string, id int64) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, ctxpack.ErrNotFound) {
 		return fmt.Errorf("ctxpack: no %s has id %d: %s_list lists them", kind, id, kind)
 	}
 	return err
 }
 
-// views maps rows to their views, never nil.
-func views[T, V any](rows []T, view func(T) V) Items[V] {
-	out := Items[V]{Items: make([]V, 0, len(rows))}
-	for _, r := range rows {
-		out.Items = append(out.Items, view(r))
+// items wraps rows, never nil.
+func items[V any](rows []V) Items[V] {
+	if rows == nil {
+		rows = []V{}
 	}
-	return out
+	return Items[V]{Items: rows}
 }
 
 func (s *Server) memoryList(ctx context.Context, _ *mcp.CallToolRequest, in MemoryListIn) (*mcp.CallToolResult, Items[ctxpack.MemoryView], error) {
-	return withStore(s, false, func(st *store.Store) (Items[ctxpack.MemoryView], error) {
+	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.MemoryView], error) {
 		rows, err := st.Memories(ctx, in.Category)
-		return views(rows, ctxpack.ViewMemory), err
+		return items(rows), err
 	})
 }
 
 func (s *Server) memoryShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	return withStore(s, false, func(st *store.Store) (ctxpack.MemoryView, error) {
+	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
 		m, err := st.Memory(ctx, in.ID)
-		return ctxpack.ViewMemory(m), missing(err, "memory", in.ID)
+		return m, missing(err, "memory", in.ID)
 	})
 }
 
 func (s *Server) memoryAdd(ctx context.Context, _ *mcp.CallToolRequest, in MemoryAddIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	m := store.Memory{Content: in.Content, Category: in.Category, Importance: -1}
-	if in.Importance != nil {
-		m.Importance = *in.Importance
-	}
-	return withStore(s, true, func(st *store.Store) (ctxpack.MemoryView, error) {
-		m, err := st.AddMemory(ctx, m)
-		return ctxpack.ViewMemory(m), err
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
+		return st.AddMemory(ctx, ctxpack.MemoryInput{Content: in.Content, Category: in.Category, Importance: in.Importance})
 	})
 }
 
 // memoryRm removes a memory and returns it as it was.
 func (s *Server) memoryRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	return withStore(s, true, func(st *store.Store) (ctxpack.MemoryView, error) {
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
 		m, err := st.RemoveMemory(ctx, in.ID)
-		return ctxpack.ViewMemory(m), missing(err, "memory", in.ID)
+		return m, missing(err, "memory", in.ID)
 	})
 }
 
 func (s *Server) experienceList(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceListIn) (*mcp.CallToolResult, Items[ctxpack.ExperienceView], error) {
-	return withStore(s, false, func(st *store.Store) (Items[ctxpack.ExperienceView], error) {
-		rows, err := st.Experiences(ctx, store.ExperienceFilter{Domain: in.Domain, Strategy: in.Strategy, Outcome: in.Outcome})
-		return views(rows, ctxpack.ViewExperience), err
+	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ExperienceView], error) {
+		rows, err := st.Experiences(ctx, ctxpack.ExperienceFilter{Domain: in.Domain, Strategy: in.Strategy, Outcome: in.Outcome})
+		return items(rows), err
 	})
 }
 
 func (s *Server) experienceShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	return withStore(s, false, func(st *store.Store) (ctxpack.ExperienceView, error) {
+	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
 		e, err := st.Experience(ctx, in.ID)
-		return ctxpack.ViewExperience(e), missing(err, "experience", in.ID)
+		return e, missing(err, "experience", in.ID)
 	})
 }
 
 func (s *Server) experienceAdd(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceAddIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	e := store.Experience{
+	e := ctxpack.ExperienceInput{
 		Domain: in.Domain, Strategy: in.Strategy, Goal: in.Goal, Hypothesis: in.Hypothesis, Action: in.Action,
 		Prediction: in.Prediction, Outcome: in.Outcome.Status, Result: in.Outcome.Result,
 		Surprise: in.Surprise, RootCause: in.RootCause, Lesson: in.Lesson,
 		Confidence: in.Confidence, Iterations: in.Iterations,
 	}
-	return withStore(s, true, func(st *store.Store) (ctxpack.ExperienceView, error) {
-		e, err := st.AddExperience(ctx, e)
-		return ctxpack.ViewExperience(e), err
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
+		return st.AddExperience(ctx, e)
 	})
 }
 
 // experienceRm removes an experience and returns it as it was.
 func (s *Server) experienceRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	return withStore(s, true, func(st *store.Store) (ctxpack.ExperienceView, error) {
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
 		e, err := st.RemoveExperience(ctx, in.ID)
-		return ctxpack.ViewExperience(e), missing(err, "experience", in.ID)
+		return e, missing(err, "experience", in.ID)
 	})
 }
 
 func (s *Server) valueList(ctx context.Context, _ *mcp.CallToolRequest, in ValueListIn) (*mcp.CallToolResult, Items[ctxpack.ValueView], error) {
-	return withStore(s, false, func(st *store.Store) (Items[ctxpack.ValueView], error) {
+	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ValueView], error) {
 		rows, err := st.Values(ctx, in.Axis)
-		return views(rows, ctxpack.ViewValue), err
+		return items(rows), err
 	})
 }
 
 func (s *Server) valueShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, false, func(st *store.Store) (ctxpack.ValueView, error) {
+	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
 		v, err := st.Value(ctx, in.ID)
-		return ctxpack.ViewValue(v), missing(err, "value", in.ID)
+		return v, missing(err, "value", in.ID)
 	})
 }
 
 func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in DeriveIn) (*mcp.CallToolResult, Items[ctxpack.ProposalView], error) {
-	return withStore(s, false, func(st *store.Store) (Items[ctxpack.ProposalView], error) {
-		props, err := st.DeriveValues(ctx, store.DeriveOptions{Axis: in.Axis, MinClusterSize: in.MinSize, Threshold: in.Threshold})
-		return views(props, ctxpack.ViewProposal), err
+	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ProposalView], error) {
+		derived, err := st.DeriveValues(ctx, ctxpack.DeriveOptions{Axis: in.Axis, MinSize: in.MinSize, Threshold: in.Threshold}, false)
+		props := make([]ctxpack.ProposalView, len(derived))
+		for i, d := range derived {
+			props[i] = d.ProposalView
+		}
+		return items(props), err
 	})
 }
 
 func (s *Server) valueAdd(ctx context.Context, _ *mcp.CallToolRequest, in ValueAddIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, true, func(st *store.Store) (ctxpack.ValueView, error) {
-		v, err := st.AddValue(ctx, store.Value{Text: in.Text, Axis: in.Axis, Tags: in.Tags})
-		return ctxpack.ViewValue(v), err
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
+		return st.AddValue(ctx, ctxpack.ValueInput{Text: in.Text, Axis: in.Axis, Tags: in.Tags})
 	})
 }
 
 // valueRm removes a value and returns it as it was.
 func (s *Server) valueRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, true, func(st *store.Store) (ctxpack.ValueView, error) {
+	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
 		v, err := st.RemoveValue(ctx, in.ID)
-		return ctxpack.ViewValue(v), missing(err, "value", in.ID)
+		return v, missing(err, "value", in.ID)
 	})
 }
