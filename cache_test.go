@@ -206,7 +206,7 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
-		"Index":   {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
+		"Index": {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}
 	rt := reflect.TypeFor[Request]()
 	for i := range rt.NumField() {
