@@ -192,8 +192,6 @@ var frontEndImports = map[string]map[string]string{
 	},
 	"internal/mcpserver": {
 		"internal/evidence":  "the evidence tools parse selectors, ranks and roles and lock the workspace themselves",
-		"internal/project":   "the tools' enums list formats, strategies and overflows",
-		"internal/tokenizer": "the tools' enums list the tokenizers",
 	},
 }
 

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -204,13 +202,13 @@ properties:
 		case "depth":
 			p.Enum = enum([]string{"meta", "summary", "detailed", "full"})
 		case "format":
-			p.Enum = enum(project.Formats())
+			p.Enum = enum(ctxpack.Formats())
 		case "tokenizer":
-			p.Enum = enum(tokenizer.Names())
+			p.Enum = enum(ctxpack.Tokenizers())
 		case "overflow":
-			p.Enum = enum(project.Overflows())
+			p.Enum = enum(ctxpack.Overflows())
 		case "strategy":
-			p.Enum = enum(project.Strategies())
+			p.Enum = enum(ctxpack.Strategies())
 		case "type":
 			p.Enum = enum(ctxpack.ArtifactTypes)
 		case "budget":
