@@ -101,7 +101,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	v := &ArtifactView{
 		ArtifactInfo: ArtifactInfo{ID: a.ID, Type: string(a.Type), Status: a.Status, Title: a.Title, Path: a.Path},
 		Level:        level.String(), CID: a.CID,
-		Text: a.Text(artifact.Meta + artifact.Level(level-pack.Meta)),
+		Text: a.Text(level),
 	}
 	if f == render.JSON {
 		b, err := EncodeJSON(v)

@@ -116,7 +116,7 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		switch {
 		case art != nil:
 			for l := artifact.Summary; l <= artifact.Detailed; l++ {
-				computed[pack.Meta+pack.Level(l-artifact.Meta)] = art.Text(l)
+				computed[l] = art.Text(l)
 			}
 		default:
 			summary, detailed := chunk.Levels(rel, []byte(text))

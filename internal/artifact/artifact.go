@@ -1,6 +1,10 @@
 package artifact
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ctxpack/ctxpack/internal/pack"
+)
 
 // Type is an artifact's kind.
 type Type string
@@ -67,14 +71,16 @@ type Artifact struct {
 	CID string
 }
 
-// Level is how much of an artifact is shown, as DESIGN §3 defines it.
-type Level int
+// Level is how much of an artifact is shown, as DESIGN §3 defines it: the
+// engine's level (pack.Level), one type for every part.
+type Level = pack.Level
 
+// The levels of an artifact.
 const (
-	Meta     Level = iota // the frontmatter, as compact "key: value" lines
-	Summary               // meta and the body's first Markdown section
-	Detailed              // meta and every heading with its first paragraph
-	Full                  // meta and the whole body
+	Meta     = pack.Meta     // the frontmatter, as compact "key: value" lines
+	Summary  = pack.Summary  // meta and the body's first Markdown section
+	Detailed = pack.Detailed // meta and every heading with its first paragraph
+	Full     = pack.Full     // meta and the whole body
 )
 
 // ParseError is a problem with one artifact file, with where it is.

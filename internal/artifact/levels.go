@@ -1,24 +1,8 @@
 package artifact
 
 import (
-	"fmt"
 	"strings"
 )
-
-// String returns "meta", "summary", "detailed" or "full".
-func (l Level) String() string {
-	switch l {
-	case Meta:
-		return "meta"
-	case Summary:
-		return "summary"
-	case Detailed:
-		return "detailed"
-	case Full:
-		return "full"
-	}
-	return fmt.Sprintf("level(%d)", int(l))
-}
 
 // Text returns the artifact at level l (a level below Meta is Meta, above
 // Full is Full):

@@ -151,8 +151,8 @@ func priority(direct bool, directPrio, transitivePrio int) int {
 // artifactPart is an artifact at every level it has.
 func artifactPart(a *artifact.Artifact, via []string, section, priority int, pinned bool) pack.Part {
 	text := make(map[pack.Level]string, 4)
-	for l := artifact.Meta; l <= artifact.Full; l++ {
-		text[pack.Meta+pack.Level(l-artifact.Meta)] = a.Text(l)
+	for l := pack.Meta; l <= pack.Full; l++ {
+		text[l] = a.Text(l)
 	}
 	label := a.ID
 	if a.Type == artifact.Identity {
