@@ -191,7 +191,7 @@ var frontEndImports = map[string]map[string]string{
 		"internal/tokenizer": "--tokenizer lists and checks the tokenizers",
 	},
 	"internal/mcpserver": {
-		"internal/evidence":  "the evidence tools parse selectors, ranks and roles and lock the workspace themselves",
+		"internal/evidence": "the evidence tools parse selectors, ranks and roles and lock the workspace themselves",
 	},
 }
 
