@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
+	"golang.org/x/sync/errgroup"
 )
 
 // TokensMaxFileBytes is the size above which counting skips a file: it
@@ -31,32 +32,27 @@ func CountFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile,
 	errs = make([]error, len(files))
 	var mu sync.Mutex
 	done := 0
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				if err := ctx.Err(); err != nil {
-					errs[i] = err
-				} else if text, _, err := project.ReadText(files[i].FS, files[i].Path); err != nil {
-					errs[i] = err
-				} else {
-					counts[i] = tok.Count(text)
-				}
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done)
-				}
-				mu.Unlock()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range files {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				errs[i] = err
+			} else if text, _, err := project.ReadText(files[i].FS, files[i].Path); err != nil {
+				errs[i] = err
+			} else {
+				counts[i] = tok.Count(text)
 			}
+			mu.Lock()
+			done++
+			if progress != nil {
+				progress(done)
+			}
+			mu.Unlock()
+			return nil
 		})
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 	return counts, errs
 }
 

@@ -10,10 +10,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/ctxpack/ctxpack/internal/project"
+	"golang.org/x/sync/errgroup"
 )
 
 // identityFile is the identity's path in the artifact directory.
@@ -262,20 +261,15 @@ func readAll(fsys fs.FS, cands []candidate) []result {
 		}
 		return results
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(cands) {
-					return
-				}
-				results[i] = readOne(fsys, cands[i])
-			}
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, c := range cands {
+		g.Go(func() error {
+			results[i] = readOne(fsys, c)
+			return nil
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	return results
 }
 

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options configure Run.
@@ -149,26 +149,21 @@ func annotations(ctx context.Context, fsys fs.FS, files []string, workers int) (
 		workers = runtime.GOMAXPROCS(0)
 	}
 	out := make([][]Annotation, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				text, _, err := project.ReadText(fsys, files[i])
-				if err == nil {
-					out[i] = ScanAnnotations(files[i], text)
-				}
-			}
-		})
-	}
+	var g errgroup.Group
+	g.SetLimit(workers)
 	for i := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		next <- i
+		g.Go(func() error {
+			text, _, err := project.ReadText(fsys, files[i])
+			if err == nil {
+				out[i] = ScanAnnotations(files[i], text)
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
