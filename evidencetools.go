@@ -12,6 +12,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -200,7 +201,7 @@ func (p *Project) relevant(f *wsFile, hits []retrieve.Chunk, terms []string) (bo
 		return false, fmt.Sprintf("none of the %d hits of the query overlaps %s", len(hits), f.sel)
 	}
 	have := map[string]bool{}
-	for _, t := range index.Terms(f.body) {
+	for _, t := range lexical.Terms(f.body) {
 		have[t] = true
 	}
 	n := 0
@@ -216,7 +217,7 @@ func (p *Project) relevant(f *wsFile, hits []retrieve.Chunk, terms []string) (bo
 }
 
 func uniqueTerms(s string) []string {
-	t := index.Terms(s)
+	t := lexical.Terms(s)
 	slices.Sort(t)
 	return slices.Compact(t)
 }

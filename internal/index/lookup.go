@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"fmt"
-	"github.com/ctxpack/ctxpack/internal/chunk"
 	"slices"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 // ready checks that the index can be read: the caller holds ix.mu.
@@ -93,7 +95,7 @@ func (ix *Index) Definitions(ctx context.Context, names []string) ([]Hit, error)
 	want := make(map[string]bool, len(names))
 	var whole []string
 	for _, n := range names {
-		t := Terms(n)
+		t := lexical.Terms(n)
 		if len(t) == 0 || want[n] {
 			continue
 		}

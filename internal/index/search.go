@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
@@ -103,7 +104,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	if k <= 0 {
 		return nil, nil
 	}
-	terms := QueryTerms(query)
+	terms := lexical.QueryTerms(query)
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -111,7 +112,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	if w == (Weights{}) {
 		w = DefaultWeights()
 	}
-	match := MatchExpr(terms)
+	match := lexical.MatchExpr(terms)
 	weights := w.list()
 	var filter []any
 	if len(opt.Paths) > 0 {
@@ -121,7 +122,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		}
 	}
 	fetch := func(limit int) ([]Hit, error) { return ix.candidates(ctx, match, weights, limit, filter) }
-	hits, err := TopK(k, fetch, func(h Hit) float64 { return h.Score }, func(rows []Hit) ([]Hit, error) {
+	hits, err := lexical.TopK(k, fetch, func(h Hit) float64 { return h.Score }, func(rows []Hit) ([]Hit, error) {
 		if err := ix.fillChunks(ctx, rows); err != nil {
 			return nil, err
 		}
@@ -158,45 +159,6 @@ func bestPerFile(hits []Hit) []Hit {
 		seen[h.Path] = true
 		return false
 	})
-}
-
-// TopK returns the k best results of a full-text search, widening the
-// search until they are settled. fetch returns up to limit candidates,
-// best first by their raw score; a candidate is settled when its score,
-// quantized (rank.Quantize), is above that of the last one fetched, since
-// no candidate left behind can reach it. finish turns the settled
-// candidates into results in their final order (loading their rows,
-// sorting, grouping); TopK returns the first k of them, or all when fetch
-// returned fewer than limit.
-func TopK[C, R any](k int, fetch func(limit int) ([]C, error), score func(C) float64, finish func([]C) ([]R, error)) ([]R, error) {
-	for limit := 4*k + 16; ; limit *= 4 {
-		cands, err := fetch(limit)
-		if err != nil {
-			return nil, err
-		}
-		all := len(cands) < limit
-		if !all {
-			last := rank.Quantize(score(cands[len(cands)-1]))
-			cands = slices.DeleteFunc(cands, func(c C) bool { return rank.Quantize(score(c)) <= last })
-		}
-		out, err := finish(cands)
-		if err != nil {
-			return nil, err
-		}
-		if all || len(out) >= k {
-			return out[:min(k, len(out))], nil
-		}
-	}
-}
-
-// MatchExpr is the FTS5 query for terms (of Terms or QueryTerms): any of
-// them.
-func MatchExpr(terms []string) string {
-	q := make([]string, len(terms))
-	for i, t := range terms {
-		q[i] = `"` + t + `"` // terms hold no quotes (see Terms)
-	}
-	return strings.Join(q, " OR ")
 }
 
 func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 )
@@ -702,15 +703,15 @@ func process(fsys fs.FS, j job) result {
 	}
 	r.lang = chunk.Language(j.f.Path)
 	r.lines = project.CountLines(text)
-	pathTerms := string(appendTermsText(nil, j.f.Path))
+	pathTerms := string(lexical.AppendTermsText(nil, j.f.Path))
 	cs := chunk.Split(j.f.Path, []byte(text))
 	r.chunks = make([]chunkRow, len(cs))
 	var buf []byte
 	for i, c := range cs {
 		s := text[c.Start:c.End]
 		cr := chunkRow{Chunk: c, cid: project.ContentID(s), path: pathTerms}
-		cr.symbol = string(appendTermsText(buf[:0], c.Symbol))
-		buf = appendTermsText(buf[:0], s)
+		cr.symbol = string(lexical.AppendTermsText(buf[:0], c.Symbol))
+		buf = lexical.AppendTermsText(buf[:0], s)
 		cr.body = string(buf)
 		r.chunks[i] = cr
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/embed"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/google/go-cmp/cmp"
@@ -65,7 +66,7 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 
 func fakeVector(s string, dim int) []float32 {
 	v := make([]float32, dim)
-	for _, t := range Terms(s) {
+	for _, t := range lexical.Terms(s) {
 		h := fnv.New32a()
 		h.Write([]byte(t))
 		v[h.Sum32()%uint32(dim)]++

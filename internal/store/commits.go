@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/history"
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 // CommitStats say what SyncCommits did.
@@ -227,12 +227,12 @@ type CommitHit struct {
 }
 
 // SearchCommits returns the k commits that best match query: those that
-// hold any of its terms (index.QueryTerms) in their message, the paths of
+// hold any of its terms (lexical.QueryTerms) in their message, the paths of
 // their files or their author's name, ranked by BM25 over them (weights
 // in fts.go), then newest first (time descending, then sha ascending). A
 // query without terms, or k <= 0, gives none.
 func (s *Store) SearchCommits(ctx context.Context, query string, k int) ([]CommitHit, error) {
-	terms := index.QueryTerms(query)
+	terms := lexical.QueryTerms(query)
 	var out []CommitHit
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		load := func(ids []int64) (map[int64]commitRow, error) {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 // DeriveOptions say how DeriveValues clusters experiences.
@@ -58,7 +58,7 @@ type Proposal struct {
 // asked for (only those the axis holds, see Axis), and proposes one value
 // per cluster of at least MinClusterSize experiences. It stores nothing.
 //
-// Each experience is a TF-IDF vector of the terms (index.Terms) of its
+// Each experience is a TF-IDF vector of the terms (lexical.Terms) of its
 // axis fields: a term's count is the sum of the column weights of its
 // occurrences (as search weighs them, axes.go), dampened to 1+ln(count),
 // times the term's inverse document frequency ln(1 + (N-df+0.5)/(df+0.5))
@@ -165,7 +165,7 @@ func vectors(d *axisDef, exps []Experience) ([]vec, int) {
 	for i := range exps {
 		c := map[int32]float64{}
 		for col, text := range d.texts(&exps[i]) {
-			for _, t := range index.Terms(text) {
+			for _, t := range lexical.Terms(text) {
 				id, ok := ids[t]
 				if !ok {
 					id = int32(len(df))

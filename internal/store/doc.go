@@ -30,8 +30,8 @@
 //     or after it. Each search reads one consistent state.
 //   - Ids. Memories, experiences and values get increasing ids that are
 //     never given again after a removal. Commits are keyed by sha.
-//   - Search. Query terms are index.QueryTerms of the query; a row matches
-//     when it holds any of them, as index.Terms of its fields, in a
+//   - Search. Query terms are lexical.QueryTerms of the query; a row matches
+//     when it holds any of them, as lexical.Terms of its fields, in a
 //     contentless FTS5 table (ascii tokenizer). Scores are minus FTS5's
 //     bm25() with per-column weights (fts.go, axes.go), quantized to 1e-6
 //     (rank.Quantize). Hits are ordered by score descending, then ID

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 const experienceCols = `id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created`
@@ -167,7 +167,7 @@ type ExperienceQuery struct {
 
 // SearchExperiences returns the q.K experiences on axis q.Axis that best
 // match query, among those the filter (q.Domain, q.Strategy, q.Outcome)
-// lets through: those that hold any of its terms (index.QueryTerms) in
+// lets through: those that hold any of its terms (lexical.QueryTerms) in
 // the axis's fields, ranked by BM25 over them (see Axis and axes.go for
 // the fields and weights), then by ID ascending.
 //
@@ -191,7 +191,7 @@ func (s *Store) SearchExperiences(ctx context.Context, query string, q Experienc
 		return nil, nil
 	}
 	d := defOf(axis)
-	terms := index.QueryTerms(query)
+	terms := lexical.QueryTerms(query)
 	filter, args := ExperienceFilter{q.Domain, q.Strategy, q.Outcome}.sql()
 	var out []ExperienceHit
 	err := s.read(ctx, func(tx *sql.Tx) error {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/rank"
 )
 
@@ -46,7 +46,7 @@ func (t ftsTable) insert(ctx context.Context, q querier, id int64, texts []strin
 	args := make([]any, 0, 1+len(texts))
 	args = append(args, id)
 	for _, s := range texts {
-		args = append(args, index.TermsText(s))
+		args = append(args, lexical.TermsText(s))
 	}
 	stmt := `INSERT INTO ` + t.name + ` (rowid, ` + strings.Join(t.columns, ", ") + `) VALUES (?` + strings.Repeat(", ?", len(texts)) + `)`
 	if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
@@ -74,7 +74,7 @@ func (t ftsTable) score() string {
 }
 
 // matchExpr is the FTS5 query for terms: any of them.
-func matchExpr(terms []string) string { return index.MatchExpr(terms) }
+func matchExpr(terms []string) string { return lexical.MatchExpr(terms) }
 
 // ranked is a row with its quantized score.
 type ranked[T any] struct {
@@ -89,7 +89,7 @@ type ranked[T any] struct {
 // error).
 //
 // The full-text table is queried alone, fetching ids and scores only, best
-// first by raw score, as index.TopK widens it.
+// first by raw score, as lexical.TopK widens it.
 func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, where string, args []any, k int,
 	load func(ids []int64) (map[int64]T, error), tie func(a, b T) int) ([]ranked[T], error) {
 	if k <= 0 || len(terms) == 0 {
@@ -123,7 +123,7 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 		}
 		return cands, nil
 	}
-	return index.TopK(k, fetch, func(c cand) float64 { return c.raw }, func(cands []cand) ([]ranked[T], error) {
+	return lexical.TopK(k, fetch, func(c cand) float64 { return c.raw }, func(cands []cand) ([]ranked[T], error) {
 		ids := make([]int64, len(cands))
 		for i, c := range cands {
 			ids[i] = c.id
@@ -151,7 +151,7 @@ func search[T any](ctx context.Context, q querier, t ftsTable, terms []string, w
 func matched(terms []string, texts ...string) []string {
 	have := make(map[string]bool)
 	for _, s := range texts {
-		for _, t := range index.Terms(s) {
+		for _, t := range lexical.Terms(s) {
 			have[t] = true
 		}
 	}

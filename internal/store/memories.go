@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 const memoryCols = `id, content, category, importance, created`
@@ -118,17 +118,17 @@ type Match struct {
 	// column weights (fts.go, axes.go), quantized to 1e-6; 0 for a row
 	// that matched no term but only a filter (SearchExperiences).
 	Score float64
-	// Matched are the query terms (index.QueryTerms) found in the row, in
+	// Matched are the query terms (lexical.QueryTerms) found in the row, in
 	// the query's order.
 	Matched []string
 }
 
 // SearchMemories returns the k memories that best match query: those that
-// hold any of its terms (index.QueryTerms), ranked by BM25 over their
+// hold any of its terms (lexical.QueryTerms), ranked by BM25 over their
 // content and category, then by ID ascending. A query without terms, or k
 // <= 0, gives none.
 func (s *Store) SearchMemories(ctx context.Context, query string, k int) ([]MemoryHit, error) {
-	terms := index.QueryTerms(query)
+	terms := lexical.QueryTerms(query)
 	var out []MemoryHit
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		load := func(ids []int64) (map[int64]Memory, error) {

@@ -269,7 +269,7 @@ func (s *Store) upgrade(ctx context.Context, tx *sql.Tx) error {
 // schema creates the tables of FormatVersion 1. Every full-text table is
 // contentless (only the inverted index is stored, the text is in the row
 // tables), keyed by the rowid of its row, with the ascii tokenizer over
-// index.Terms joined by spaces, as internal/index stores chunks.
+// lexical.Terms joined by spaces, as internal/index stores chunks.
 var schema = []string{
 	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
 	// AUTOINCREMENT: an id is never given again after its row is removed,

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
 const valueCols = `id, text, axis, cluster, cluster_size, similarity, experience, tags, created`
@@ -129,11 +129,11 @@ type ValueHit struct {
 }
 
 // SearchValues returns the k values that best match query: those that
-// hold any of its terms (index.QueryTerms) in their text, axis or tags,
+// hold any of its terms (lexical.QueryTerms) in their text, axis or tags,
 // ranked by BM25 over them (weights in fts.go), then by ID ascending. A
 // query without terms, or k <= 0, gives none.
 func (s *Store) SearchValues(ctx context.Context, query string, k int) ([]ValueHit, error) {
-	terms := index.QueryTerms(query)
+	terms := lexical.QueryTerms(query)
 	var out []ValueHit
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		load := func(ids []int64) (map[int64]Value, error) {

@@ -1,5 +1,5 @@
 // Package words cuts text into code-aware words, and words into the parts
-// an identifier is made of: the one rule that lexical search (index.Terms)
+// an identifier is made of: the one rule that lexical search (lexical.Terms)
 // and static embeddings (embed) share.
 //
 // A word is a maximal run of letters, digits (Unicode Nd), combining marks

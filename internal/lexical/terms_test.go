@@ -1,4 +1,4 @@
-package index
+package lexical
 
 import (
 	"slices"
@@ -54,8 +54,8 @@ func TestTerms(t *testing.T) {
 			t.Errorf("Terms(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 		var b []byte
-		if got := strings.TrimSuffix(string(appendTermsText(b, tc.in)), " "); got != tc.want {
-			t.Errorf("appendTermsText(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := strings.TrimSuffix(string(AppendTermsText(b, tc.in)), " "); got != tc.want {
+			t.Errorf("AppendTermsText(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -106,9 +106,9 @@ func FuzzTerms(f *testing.F) {
 		if b := Terms(s); !slices.Equal(a, b) {
 			t.Fatalf("Terms(%q) not deterministic: %q then %q", s, a, b)
 		}
-		text := string(appendTermsText(nil, s))
+		text := string(AppendTermsText(nil, s))
 		if want := strings.Join(a, " "); strings.TrimSuffix(text, " ") != want {
-			t.Fatalf("appendTermsText(%q) = %q, want %q", s, text, want)
+			t.Fatalf("AppendTermsText(%q) = %q, want %q", s, text, want)
 		}
 		q := QueryTerms(s)
 		checkTerms(t, s, q)
@@ -121,7 +121,7 @@ func BenchmarkTerms(b *testing.B) {
 	b.ReportAllocs()
 	var buf []byte
 	for b.Loop() {
-		buf = appendTermsText(buf[:0], src)
+		buf = AppendTermsText(buf[:0], src)
 	}
 }
 

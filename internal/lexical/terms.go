@@ -1,4 +1,4 @@
-package index
+package lexical
 
 import (
 	"strings"
@@ -53,12 +53,12 @@ func QueryTerms(query string) []string {
 // full-text table with the ascii tokenizer holds, which reads it back as
 // the same terms.
 func TermsText(text string) string {
-	return strings.TrimSuffix(string(appendTermsText(nil, text)), " ")
+	return strings.TrimSuffix(string(AppendTermsText(nil, text)), " ")
 }
 
-// appendTermsText appends the terms of text to b, each followed by a
+// AppendTermsText appends the terms of text to b, each followed by a
 // space: the form stored in the full-text index.
-func appendTermsText(b []byte, text string) []byte {
+func AppendTermsText(b []byte, text string) []byte {
 	words.Each(text, func(word string) {
 		var buf [16]string
 		for _, t := range appendWordTerms(buf[:0], word) {

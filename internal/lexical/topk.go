@@ -1,0 +1,47 @@
+package lexical
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/rank"
+)
+
+// TopK returns the k best results of a full-text search, widening the
+// search until they are settled. fetch returns up to limit candidates,
+// best first by their raw score; a candidate is settled when its score,
+// quantized (rank.Quantize), is above that of the last one fetched, since
+// no candidate left behind can reach it. finish turns the settled
+// candidates into results in their final order (loading their rows,
+// sorting, grouping); TopK returns the first k of them, or all when fetch
+// returned fewer than limit.
+func TopK[C, R any](k int, fetch func(limit int) ([]C, error), score func(C) float64, finish func([]C) ([]R, error)) ([]R, error) {
+	for limit := 4*k + 16; ; limit *= 4 {
+		cands, err := fetch(limit)
+		if err != nil {
+			return nil, err
+		}
+		all := len(cands) < limit
+		if !all {
+			last := rank.Quantize(score(cands[len(cands)-1]))
+			cands = slices.DeleteFunc(cands, func(c C) bool { return rank.Quantize(score(c)) <= last })
+		}
+		out, err := finish(cands)
+		if err != nil {
+			return nil, err
+		}
+		if all || len(out) >= k {
+			return out[:min(k, len(out))], nil
+		}
+	}
+}
+
+// MatchExpr is the FTS5 query for terms (of Terms or QueryTerms): any of
+// them.
+func MatchExpr(terms []string) string {
+	q := make([]string, len(terms))
+	for i, t := range terms {
+		q[i] = `"` + t + `"` // terms hold no quotes (see Terms)
+	}
+	return strings.Join(q, " OR ")
+}
