@@ -185,7 +185,7 @@ func (p *Project) SourcesSettings() (SourcesSettings, error) {
 		}
 		s.Weights[name] = w
 	}
-	if err := bad.count("limit", c.Limit, &s.Limit, 1000); err != nil {
+	if err := bad.Count("limit", c.Limit, &s.Limit, 1000); err != nil {
 		return s, err
 	}
 	if c.Similarity != nil {
@@ -195,10 +195,10 @@ func (p *Project) SourcesSettings() (SourcesSettings, error) {
 		s.Similarity = *c.Similarity
 	}
 	if pm := c.Premortem; pm != nil {
-		if err := bad.count("premortem.limit", pm.Limit, &s.PremortemLimit, 1000); err != nil {
+		if err := bad.Count("premortem.limit", pm.Limit, &s.PremortemLimit, 1000); err != nil {
 			return s, err
 		}
-		if err := bad.count("premortem.values", pm.Values, &s.PremortemValues, 1000); err != nil {
+		if err := bad.Count("premortem.values", pm.Values, &s.PremortemValues, 1000); err != nil {
 			return s, err
 		}
 	}
