@@ -10,8 +10,11 @@
 // Three promises hold for every Result:
 //
 //   - Deterministic: the same request over the same files gives
-//     byte-identical output on any machine, any GOMAXPROCS and any file
-//     creation order.
+//     byte-identical output from any build with the same chunker, on any
+//     machine, any GOMAXPROCS and any file creation order. The chunker is
+//     tree-sitter's in a cgo build and heuristics without cgo; they chunk
+//     and summarize code differently, so every Plan names its chunker
+//     (Plan.Chunker) and its Digest covers it.
 //   - Within budget, exactly: the rendered content, counted by the named
 //     tokenizer, never exceeds the budget (unless the allow overflow
 //     strategy was asked for, which flags it instead).

@@ -32,6 +32,7 @@ type EvidencePlan struct {
 	FlowID    string         `json:"flow_id"`
 	OrderRule string         `json:"order_rule"`
 	Tokenizer string         `json:"tokenizer"`
+	Chunker   string         `json:"chunker"` // the build's (chunk.Name); both digests cover it
 	Budget    int            `json:"budget"`
 	Overflow  string         `json:"overflow"`
 	Parts     []EvidencePart `json:"parts"`
@@ -44,10 +45,14 @@ type EvidencePlan struct {
 	// StateRoot is the Merkle root over the workspace's files and the
 	// project files its links read (DESIGN §2).
 	StateRoot string `json:"state_root"`
-	// CtxDigest identifies the context: the parts in assembly order, each
-	// by role, status and the content id of its file. It does not depend on the rank numbers, the file names, the
-	// flow id or where the workspace is: a copy, or a rebase that keeps
-	// the order, has the same. Digest is sha256 of prompt.mdctx itself.
+	// CtxDigest identifies the context: the chunker and the parts in
+	// assembly order, each by role, status and the content id of its file:
+	// "sha256:" and the hex SHA-256 of "ctxpack ctx_digest v1\n",
+	// "chunker " + Chunker + "\n", then "role\tstatus\tcid\n" per part. It
+	// does not depend on the rank numbers, the file names, the flow id or
+	// where the workspace is: a copy, or a rebase that keeps the order, has
+	// the same. Digest is the engine's digest of prompt.mdctx itself
+	// (pack.Digest: the chunker and the bytes).
 	CtxDigest string `json:"ctx_digest"`
 	Digest    string `json:"digest"`
 }
@@ -167,7 +172,7 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 	}
 	plan := EvidencePlan{
 		Version: EvidencePlanVersion, FlowID: flowID, OrderRule: EvidenceOrderRule,
-		Tokenizer: res.Plan.Tokenizer, Budget: res.Plan.Budget, Overflow: res.Plan.Overflow,
+		Tokenizer: res.Plan.Tokenizer, Chunker: res.Plan.Chunker, Budget: res.Plan.Budget, Overflow: res.Plan.Overflow,
 		TotalBytes: len(res.Output), TotalTokens: res.Plan.TotalTokens,
 		Truncated: res.Plan.Truncated, Exceeded: res.Plan.Exceeded,
 		Warnings: res.Plan.Warnings, StateRoot: res.Plan.StateRoot, Digest: res.Plan.Digest,
@@ -184,6 +189,7 @@ func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Reque
 		dropped[d.Key] = d
 	}
 	digest := sha256.New()
+	fmt.Fprintf(digest, "ctxpack ctx_digest v1\nchunker %s\n", plan.Chunker)
 	for _, ep := range parts {
 		pp := ep.plan
 		if ep.part != nil {

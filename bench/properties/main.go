@@ -38,8 +38,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -56,6 +54,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -621,9 +620,8 @@ func (r *treeRun) keep(label string, res *ctxpack.Result, format string) *assemb
 	if format != "json" && string(res.Output) != content {
 		bad = append(bad, "the output is not the plan's content")
 	}
-	sum := sha256.Sum256([]byte(content))
-	if d := "sha256:" + hex.EncodeToString(sum[:]); d != pl.Digest {
-		bad = append(bad, fmt.Sprintf("digest %s is not the content's %s", pl.Digest, d))
+	if d := pack.Digest(pl.Chunker, content); d != pl.Digest {
+		bad = append(bad, fmt.Sprintf("digest %s is not the content's %s (chunker %s)", pl.Digest, d, pl.Chunker))
 	}
 	tok, err := tokenizer.Get(pl.Tokenizer)
 	if err != nil {

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 )
 
@@ -48,6 +49,11 @@ const (
 // input, so an index can tell that its chunks are stale. Backend names the
 // parsers this build uses; an index should record both.
 const Version = 1
+
+// Name names this build's chunker, Backend and Version, as plans and
+// ctxpack version show it: "go/parser+tree-sitter v1" built with cgo,
+// "go/parser+heuristics v1" without. It never holds a newline.
+func Name() string { return Backend + " v" + strconv.Itoa(Version) }
 
 // maxSyntaxBytes is the largest input handed to go/parser (tree-sitter
 // takes at most 1 MiB); larger inputs are chunked by the heuristics, which

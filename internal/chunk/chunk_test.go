@@ -331,6 +331,15 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestName checks the chunker's name that plans carry and their digests
+// cover: the backend of this build and the version, on one line.
+func TestName(t *testing.T) {
+	backend := map[bool]string{true: "go/parser+tree-sitter", false: "go/parser+heuristics"}[hasGrammar("python")]
+	if got, want := Name(), fmt.Sprintf("%s v%d", backend, Version); got != want || strings.ContainsAny(got, "\r\n") {
+		t.Errorf("Name() = %q, want %q", got, want)
+	}
+}
+
 func TestLanguage(t *testing.T) {
 	tests := map[string]string{
 		"a.go": "go", "dir/b.PY": "python", "c.test.ts": "typescript", "d.tsx": "tsx", "e.jsx": "jsx",

@@ -64,7 +64,8 @@
 //     library, /usr/include and npm (libstdc++'s simd_builtin.h) took an
 //     eighth of its limit on a busy 2-core machine. The chunks
 //     differ between backends, so an index records Version and Backend and
-//     rebuilds when either changes.
+//     rebuilds when either changes, and every plan names the chunker (Name)
+//     and its digest covers it.
 //   - Levels. Levels returns, for a code file, the summary: the file's doc
 //     comment (Go's package comment, Python's module docstring, Rust's //!
 //     comments, else the first comment at the top that is not a licence

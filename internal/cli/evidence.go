@@ -356,8 +356,9 @@ func newCmdEvidencePlan(o *evidenceOptions) *cobra.Command {
 ctxplan.json, without writing it: every file with its rank, kind, role,
 URI, content id, bytes, tokens in the prompt, tokens whole, status (active,
 linked, skipped, degraded, truncated, dropped) and why; the prompt's total
-bytes and tokens; ctx_digest, which identifies the context whatever the
-rank numbers or the workspace's place; and digest, sha256 of the prompt.`,
+bytes and tokens; the chunker of this build (see 'ctxpack version'); ctx_digest,
+which identifies the context whatever the rank numbers or the workspace's
+place; and digest, of the prompt. Both digests cover the chunker.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, _, res, err := o.assembleFor(cmd.Context())

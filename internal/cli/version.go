@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/spf13/cobra"
 )
 
@@ -23,8 +24,11 @@ func moduleVersion() string {
 	return "devel"
 }
 
+// versionString is the version line: ctxpack's version, the Go toolchain
+// and platform, and the chunker, which plans name and digests cover
+// ("ctxpack devel (go1.26.8 linux/amd64; chunker go/parser+tree-sitter v1)").
 func versionString() string {
-	return fmt.Sprintf("ctxpack %s (%s %s/%s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, chunk.Name())
 }
 
 func newCmdVersion(ios *IOStreams) *cobra.Command {

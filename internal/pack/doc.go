@@ -27,13 +27,23 @@
 //     the whole output is counted with the tokenizer; the count, never an
 //     estimate, is checked against the budget.
 //
+// Every plan names the chunker of the build (chunk.Name, such as
+// "go/parser+tree-sitter v1"; "go/parser+heuristics v1" built without
+// cgo), which gave code parts their chunks and levels, and its digest
+// covers that name and the content (see Digest):
+//
+//	digest = "sha256:" + hex(SHA-256("ctxpack digest v1\n" + "chunker " + chunker + "\n" + content))
+//
+// so the same build gives the same digest for the same content, and two
+// builds that chunk differently never share a digest.
+//
 // A part may give its intermediate levels lazily, through Part.More: the
 // engine calls it, at most once, only when the sequence reaches the part's
 // upgrade steps, so a large pack pays for the levels of the parts it
 // raises, not of every part.
 //
 // Assemble is deterministic: the output depends only on the parts' content
-// and the options, never on the order of the input slice, map order,
-// goroutine scheduling or the clock. It is safe for concurrent use when the
+// and the options (and the plan on this build's chunker), never on the
+// order of the input slice, map order, goroutine scheduling or the clock. It is safe for concurrent use when the
 // tokenizer is.
 package pack

@@ -84,6 +84,7 @@ func TestGolden(t *testing.T) {
 					Mode: "test", Target: filepath.Base(file), Budget: in.Budget, Tokenizer: tok, Format: f,
 					Strategy: in.Strategy, Overflow: in.Overflow, MaxLevel: maxLevel, Sectioned: in.Sectioned,
 					StateRoot: "sha256:0000",
+					chunker:   "test", // the digests are the same in builds with and without cgo
 				})
 				got := ""
 				if err != nil {

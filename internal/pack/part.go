@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -230,6 +231,11 @@ type Options struct {
 	// at most this many parts (0 means 5,000); beyond that it stops once the
 	// budget is passed and those parts report no need_budget.
 	FullSequence int
+
+	// chunker is the name the plan gives the chunker, which its digest
+	// covers; "" (always, outside this package's tests) is this build's,
+	// chunk.Name().
+	chunker string
 }
 
 func (o *Options) normalize() error {
@@ -260,6 +266,9 @@ func (o *Options) normalize() error {
 	}
 	if o.FullSequence == 0 {
 		o.FullSequence = 5000
+	}
+	if o.chunker == "" {
+		o.chunker = chunk.Name()
 	}
 	if len(o.Policy.Buckets) == 0 {
 		o.Policy.Buckets = []Bucket{{Name: "", Share: 1}}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -89,7 +90,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	}
 
 	plan := render.Plan{
-		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(),
+		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(), Chunker: o.chunker,
 		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.Cut != "" }),
 		Exceeded: o.Budget > 0 && total > o.Budget,
 		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
@@ -137,8 +138,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
-	sum := sha256.Sum256([]byte(content))
-	plan.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	plan.Digest = Digest(plan.Chunker, content)
 	res := &Result{Plan: plan}
 	if o.Format == render.JSON {
 		out, err := render.EncodePlan(&plan)
@@ -150,6 +150,28 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		res.Output = []byte(content)
 	}
 	return res, false
+}
+
+// digestTag opens the text a plan's digest is taken of; it changes when
+// the formula does.
+const digestTag = "ctxpack digest v1\n"
+
+// Digest is a plan's digest of content assembled by a build whose chunker
+// is named chunker (chunk.Name): "sha256:" and the lower-case hex SHA-256
+// of
+//
+//	"ctxpack digest v1\n" + "chunker " + chunker + "\n" + content
+//
+// The chunker's name never holds a newline, so the text reads back
+// unambiguously. The same chunker and content always give the same
+// digest; builds that chunk differently (with and without cgo) give
+// different digests even for identical content. In a shell:
+// { printf 'ctxpack digest v1\nchunker %s\n' "$chunker"; cat content; } | sha256sum.
+func Digest(chunker, content string) string {
+	h := sha256.New()
+	io.WriteString(h, digestTag+"chunker "+chunker+"\n")
+	io.WriteString(h, content)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // countContent counts the emitted content exactly. When every boundary

@@ -9,10 +9,14 @@ import (
 // Field order and names are the schema of DESIGN §8; encoding is
 // deterministic (struct order, sorted map keys, no HTML escaping).
 type Plan struct {
-	Version     string     `json:"version"`
-	Mode        string     `json:"mode"`
-	Target      string     `json:"target"`
-	Tokenizer   string     `json:"tokenizer"`
+	Version   string `json:"version"`
+	Mode      string `json:"mode"`
+	Target    string `json:"target"`
+	Tokenizer string `json:"tokenizer"`
+	// Chunker names the chunker of the build that assembled the plan
+	// (chunk.Name: its backend and version), which gave code its chunks
+	// and levels. The digest covers it.
+	Chunker     string     `json:"chunker"`
 	Budget      int        `json:"budget"`
 	TotalTokens int        `json:"total_tokens"`
 	Truncated   bool       `json:"truncated"`
@@ -29,8 +33,11 @@ type Plan struct {
 	// reckoned from it. Absent in the other modes.
 	Shares    []Share `json:"shares,omitempty"`
 	StateRoot string  `json:"state_root"`
-	Digest    string  `json:"digest"`
-	Content   string  `json:"content"`
+	// Digest is sha256 over the chunker's name and the content
+	// (pack.Digest gives the formula), so builds that chunk differently
+	// never share one.
+	Digest  string `json:"digest"`
+	Content string `json:"content"`
 }
 
 // Share is one source's part of the budget.
