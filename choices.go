@@ -1,6 +1,7 @@
 package ctxpack
 
 import (
+	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -38,3 +39,8 @@ func CheckFormat(s string) error {
 	_, err := render.ParseFormat(s)
 	return err
 }
+
+// Chunker names this build's chunker: its parsers and version. Plans name
+// it, and their digests cover it (see DESIGN §2: the same build gives the
+// same bytes).
+func Chunker() string { return chunk.Name() }

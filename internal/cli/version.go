@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +28,7 @@ func moduleVersion() string {
 // and platform, and the chunker, which plans name and digests cover
 // ("ctxpack devel (go1.26.8 linux/amd64; chunker go/parser+tree-sitter v1)").
 func versionString() string {
-	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, chunk.Name())
+	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, ctxpack.Chunker())
 }
 
 func newCmdVersion(ios *IOStreams) *cobra.Command {
