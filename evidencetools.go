@@ -14,6 +14,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/ctxpack/ctxpack/internal/lexical"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/words"
 )
 
 // StaleEntry is a workspace file whose source no longer holds the text it
@@ -355,13 +356,13 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 			if slices.Contains(defines[i], name) {
 				continue
 			}
-			if line := firstUse(f.text, name); line > 0 {
+			if line := words.IdentifierLine(f.text, name); line > 0 {
 				d.UsedBy = append(d.UsedBy, DepRef{Entry: f.path, Line: line, Name: name})
 			}
 		}
 	}
 	// What the file uses, and where that is defined.
-	used := identifiers(t.body)
+	used := words.Identifiers(t.body, 3)
 	used = slices.DeleteFunc(used, func(n string) bool { return slices.Contains(d.Defines, n) })
 	hits, err := oi.Definitions(ctx, used)
 	if err != nil {
@@ -403,56 +404,6 @@ func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, id
 	}
 	return d, nil
 }
-
-// identifiers are the distinct identifiers of at least three characters
-// in text, sorted.
-func identifiers(text string) []string {
-	var out []string
-	for i := 0; i < len(text); {
-		c := text[i]
-		if !isIdentStart(c) {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(text) && (isIdentStart(text[j]) || '0' <= text[j] && text[j] <= '9') {
-			j++
-		}
-		if i > 0 && '0' <= text[i-1] && text[i-1] <= '9' {
-			i = j
-			continue
-		}
-		if j-i >= 3 {
-			out = append(out, text[i:j])
-		}
-		i = j
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func isIdentStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
-
-// firstUse is the 1-based line of text where name first appears as a
-// whole identifier; 0 if it does not.
-func firstUse(text, name string) int {
-	for off := 0; ; {
-		i := strings.Index(text[off:], name)
-		if i < 0 {
-			return 0
-		}
-		i += off
-		end := i + len(name)
-		before := i == 0 || !isIdentByte(text[i-1])
-		after := end == len(text) || !isIdentByte(text[end])
-		if before && after {
-			return strings.Count(text[:i], "\n") + 1
-		}
-		off = i + 1
-	}
-}
-
-func isIdentByte(c byte) bool { return isIdentStart(c) || '0' <= c && c <= '9' }
 
 // ExportReport is what an export into a workspace wrote.
 type ExportReport struct {

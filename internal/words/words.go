@@ -11,7 +11,14 @@
 // digits (utf8 → utf, 8). A combining mark belongs to what it follows.
 // Invalid UTF-8 separates words. Nothing is lower-cased.
 //
-// Both functions depend on their input alone and keep no state.
+// Identifiers and IdentifierLine read names as most programming languages
+// write them, by a rule of their own: an identifier is a maximal run of
+// ASCII letters, digits and underscores that does not start with a digit.
+// Evidence deps looks them up as definitions' names in the repository
+// index, which Each's words (kebab-case and Unicode letters kept whole)
+// would not match.
+//
+// Every function depends on its input alone and keeps no state.
 package words
 
 import (
