@@ -12,5 +12,8 @@
 // (tokenizer.SafeBoundary), it counts the whole text.
 //
 // The json format is a plan (the schema of DESIGN §8) whose "content" is
-// the same context rendered as text.
+// the same context rendered as text. An evidence assembly's plan is also
+// rendered as ctxplan.json (CtxPlan): every file of the workspace, with
+// the statuses and need_budget of the plan and what only the workspace
+// knows of each file (rank, role, kind, provenance).
 package render

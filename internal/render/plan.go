@@ -102,12 +102,16 @@ type Metrics struct {
 }
 
 // EncodePlan returns the plan as indented JSON ending in a newline.
-func EncodePlan(p *Plan) ([]byte, error) {
+func EncodePlan(p *Plan) ([]byte, error) { return encodeJSON(p) }
+
+// encodeJSON encodes v indented by two spaces, HTML characters unescaped,
+// ending in a newline.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(p); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
