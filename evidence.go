@@ -2,60 +2,126 @@ package ctxpack
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
-	"path"
-	"path/filepath"
-	"strings"
+	"slices"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	evmode "github.com/ctxpack/ctxpack/internal/collect/evidence"
 	"github.com/ctxpack/ctxpack/internal/evidence"
-	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
 
 // The evidence workspace (DESIGN §7, the mdctx seed): a ctx/ folder of
 // ranked role files that a person curates, assembled into
-// build/prompt.mdctx and build/ctxplan.json. This file opens workspaces
-// and reads selectors; evidenceassemble.go is the collector and the plan,
-// evidencetools.go the commands that use the index (focus, deps) and
-// stale and export.
+// build/prompt.mdctx and build/ctxplan.json. The collector, and the
+// commands that read and change a workspace, are internal/collect/evidence;
+// this file resolves requests, runs the engine and renders the plan.
 
 // Workspace is an evidence workspace of the project.
 type Workspace = evidence.Workspace
 
 // DefaultWorkspace is the folder evidence commands use when none is given.
-const DefaultWorkspace = "ctx"
+const DefaultWorkspace = evmode.DefaultWorkspace
+
+// EvidencePlanVersion is the version of ctxplan.json's schema.
+const EvidencePlanVersion = render.EvidencePlanVersion
+
+// EvidenceOrderRule is how parts are ordered: by role (system, user,
+// evidence), then rank (then kind and path, for equal ranks).
+const EvidenceOrderRule = evmode.OrderRule
+
+// The statuses of a plan's parts.
+const (
+	StatusActive    = render.StatusActive
+	StatusLinked    = render.StatusLinked
+	StatusSkipped   = render.StatusSkipped
+	StatusDegraded  = render.StatusDegraded
+	StatusTruncated = render.StatusTruncated
+	StatusDropped   = render.StatusDropped
+)
+
+// The evidence commands' types.
+type (
+	// EvidencePlan is build/ctxplan.json: every file of the workspace,
+	// what became of it, and the totals of prompt.mdctx.
+	EvidencePlan = render.EvidencePlan
+	// EvidencePart is one file of the workspace in the plan.
+	EvidencePart = render.EvidencePart
+	// EvidenceResult is an assembled workspace.
+	EvidenceResult = evmode.Result
+	// EvidenceEntry is a workspace file as the CLI's json format and the
+	// MCP server's tools show it.
+	EvidenceEntry = evmode.EntryView
+	// Excerpt is what a selector selects from a project file, read now.
+	Excerpt = evmode.Excerpt
+	// AddRequest is what evidence add puts in a workspace.
+	AddRequest = evmode.AddRequest
+	// Added is a file evidence add wrote, with what it costs and the
+	// whole context's size after it.
+	Added = evmode.Added
+	// StaleEntry is a workspace file whose source no longer holds the
+	// text it was made from; StaleReport is what evidence stale found.
+	StaleEntry  = evmode.StaleEntry
+	StaleReport = evmode.StaleReport
+	// FocusEntry is what focus did with one evidence file; FocusReport
+	// the result of a focus.
+	FocusEntry  = evmode.FocusEntry
+	FocusReport = evmode.FocusReport
+	// Deps is what references what around one workspace file: DepLink a
+	// name it uses and where that is defined, DepRef a use of a name it
+	// defines.
+	Deps    = evmode.Deps
+	DepLink = evmode.DepLink
+	DepRef  = evmode.DepRef
+	// ExportReport is what an export into a workspace wrote.
+	ExportReport = evmode.ExportReport
+)
 
 // Workspace opens the workspace in dir (relative to the project's working
 // directory, or absolute), which must be inside the project root and
 // need not exist yet.
 func (p *Project) Workspace(dir string) (*Workspace, error) {
-	if dir == "" {
-		dir = DefaultWorkspace
-	}
-	rel, err := project.Resolve(p.Root, p.Dir, dir)
-	if err != nil {
-		return nil, fmt.Errorf("ctxpack: workspace: %w", err)
-	}
-	if rel == "." {
-		return nil, fmt.Errorf("ctxpack: workspace %s is the project root; a workspace is a folder in it (ctx)", dir)
-	}
-	return &Workspace{Root: p.Root, Dir: filepath.Join(p.Root, filepath.FromSlash(rel)), Shown: rel}, nil
+	return evmode.OpenWorkspace(p.Root, p.Dir, dir)
 }
 
 // BuildDir is where assemble writes prompt.mdctx and ctxplan.json: build/
 // beside the workspace folder, as a slash path relative to the root.
-func BuildDir(ws *Workspace) string { return path.Join(path.Dir(ws.Shown), "build") }
+func BuildDir(ws *Workspace) string { return evmode.BuildDir(ws) }
 
-// Excerpt is what a selector selects from a project file, read now.
-type Excerpt struct {
-	Selector evidence.Selector
-	evidence.Excerpt
-	CID      string   // content id of the excerpt's text
-	Lines    int      // lines in the whole file
-	Warnings []string // invalid UTF-8 repaired
+// ViewEntry is e, a file of ws, as shown.
+func ViewEntry(ws *Workspace, e evidence.Entry) EvidenceEntry { return evmode.ViewEntry(ws, e) }
+
+// EvidenceText is the text of a workspace file: for evidence, an
+// "## Evidence: path" heading, the provenance comment and the text in a
+// code fence; for system and user files, the provenance comment and the
+// text as it is.
+func EvidenceText(role evidence.Role, prov evidence.Provenance, title, lang, text string) string {
+	return evmode.Text(role, prov, title, lang, text)
+}
+
+// evidenceEnv is the project as the evidence collector reads it; idx
+// says how focus and deps reach the repository index.
+func (p *Project) evidenceEnv(idx IndexOptions) evmode.Env {
+	return evmode.Env{
+		Root: p.Root, FS: p.FS, MaxFileBytes: p.Config.Walk.MaxFileBytes,
+		Search: func(ctx context.Context, query string, k int) ([]evmode.Hit, []string, error) {
+			chunks, _, warnings, err := p.Search(ctx, query, k, false, idx)
+			if err != nil {
+				return nil, nil, err
+			}
+			hits := make([]evmode.Hit, len(chunks))
+			for i, c := range chunks {
+				hits[i] = evmode.Hit{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Relevance: c.Relevance}
+			}
+			return hits, warnings, nil
+		},
+		Index: func(ctx context.Context) (evmode.Index, []string, error) {
+			oi, warnings, err := p.currentIndex(ctx, idx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return oi, warnings, nil
+		},
+	}
 }
 
 // ReadSelector parses a selector and reads what it selects. Paths that
@@ -63,127 +129,7 @@ type Excerpt struct {
 // files over walk.max_file_bytes and ranges past the end are errors that
 // say so.
 func (p *Project) ReadSelector(s string) (*Excerpt, error) {
-	sel, err := evidence.ParseSelector(s)
-	if err != nil {
-		return nil, err
-	}
-	return p.readSelector(sel)
-}
-
-func (p *Project) readSelector(sel evidence.Selector) (*Excerpt, error) {
-	if _, err := project.Resolve(p.Root, p.Root, filepath.FromSlash(sel.Path)); err != nil {
-		// Resolve's message names the root and the target, absolute: this
-		// one reaches plans, which hold no absolute path. The selector
-		// cannot hold "..", so it is a symlink.
-		return nil, fmt.Errorf("ctxpack: %s: a symlink leads outside the project root; evidence is project files", sel.Path)
-	}
-	info, err := fs.Stat(p.FS, sel.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("ctxpack: %s: no such file in the project (paths are relative to the project root)", sel.Path)
-	case err != nil:
-		return nil, fmt.Errorf("ctxpack: %s: %w", sel.Path, err)
-	case info.IsDir():
-		return nil, fmt.Errorf("ctxpack: %s is a folder; a selector names one file", sel.Path)
-	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("ctxpack: %s is not a regular file", sel.Path)
-	}
-	limit := p.maxFileBytes()
-	if info.Size() > limit {
-		return nil, fmt.Errorf("ctxpack: %s is %d bytes, over walk.max_file_bytes (%d); select from a smaller file or raise the limit in .ctxpack/config.yaml", sel.Path, info.Size(), limit)
-	}
-	text, repaired, err := project.ReadText(p.FS, sel.Path)
-	if err != nil {
-		return nil, fmt.Errorf("ctxpack: %w", err)
-	}
-	if strings.IndexByte(text[:min(len(text), 8000)], 0) >= 0 { // the walk's rule
-		return nil, fmt.Errorf("ctxpack: %s is binary (a NUL byte in its first 8000 bytes); evidence is text", sel.Path)
-	}
-	var warnings []string
-	if repaired {
-		warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", sel.Path))
-	}
-	ex, err := sel.Select(text)
-	if err != nil {
-		return nil, err
-	}
-	lines := project.CountLines(text)
-	return &Excerpt{Selector: sel, Excerpt: ex, CID: project.ContentID(ex.Text), Lines: lines, Warnings: warnings}, nil
-}
-
-func (p *Project) maxFileBytes() int64 {
-	if n := p.Config.Walk.MaxFileBytes; n > 0 {
-		return n
-	}
-	return project.DefaultMaxFileBytes
-}
-
-// Provenance is the excerpt's provenance comment's fields.
-func (ex *Excerpt) Provenance() evidence.Provenance {
-	return evidence.Provenance{URI: evidence.FileURI(ex.Selector.Path), CID: ex.CID, Span: ex.Selector.Span(), Tags: ex.Selector.Tags}
-}
-
-// EvidenceText is the text of a workspace file: for evidence, an
-// "## Evidence: path" heading, the provenance comment and the text in a
-// code fence; for system and user files, the provenance comment and the
-// text as it is.
-func EvidenceText(role evidence.Role, prov evidence.Provenance, title, lang, text string) string {
-	var b strings.Builder
-	if role == evidence.Evidence {
-		b.WriteString("## Evidence: " + strings.ReplaceAll(title, "\n", " ") + "\n")
-		b.WriteString(prov.Comment() + "\n\n")
-		fence := render.Fence(text)
-		b.WriteString(fence + lang + "\n")
-		b.WriteString(withNewline(text))
-		b.WriteString(fence + "\n")
-		return b.String()
-	}
-	b.WriteString(prov.Comment() + "\n\n")
-	b.WriteString(withNewline(text))
-	return b.String()
-}
-
-func withNewline(s string) string {
-	if s == "" || strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
-
-// fenceLang is the code fence's language of a file: chunk.Language, or
-// "text".
-func fenceLang(p string) string {
-	if l := chunk.Language(p); l != "" {
-		return l
-	}
-	return "text"
-}
-
-// AddRequest is what evidence add puts in a workspace.
-type AddRequest struct {
-	// Selector names the project file and span; "-" with Text is text given
-	// by hand (a request, a policy).
-	Selector string
-	Text     string
-	Role     string // system, user or evidence (the default)
-	Rank     int    // -1: the next rank of the role's band
-	Kind     string // "" = evidence.KindOf the path ("request" for text)
-	// Link writes a .link file holding the selector: read afresh at each
-	// assembly, always active.
-	Link bool
-
-	excerpt *Excerpt // the selector read already (export)
-}
-
-// Added is a file evidence add wrote, with what it costs and the whole
-// context's size after it.
-type Added struct {
-	Entry    evidence.Entry
-	Path     string // slash path relative to the root
-	Bytes    int
-	Tokens   int // the file's section as prompt.mdctx shows it
-	Total    *EvidenceResult
-	Warnings []string
+	return p.evidenceEnv(IndexOptions{}).ReadSelector(s)
 }
 
 // AddEvidence adds a file to the workspace (creating the folder when it
@@ -194,7 +140,7 @@ func (p *Project) AddEvidence(ctx context.Context, ws *Workspace, ar AddRequest,
 	if _, err := p.evidenceOptions(req); err != nil { // before anything is written
 		return nil, err
 	}
-	added, err := p.writeEvidence(ws, ar)
+	added, err := p.evidenceEnv(req.Index).Write(ws, ar)
 	if err != nil {
 		return nil, err
 	}
@@ -202,80 +148,92 @@ func (p *Project) AddEvidence(ctx context.Context, ws *Workspace, ar AddRequest,
 	if err != nil {
 		return nil, err
 	}
-	added.Total = total
-	for _, pt := range total.Plan.Parts {
-		if pt.URI == evidence.FileURI(added.Path) {
-			added.Tokens = pt.FullTokens
-		}
-	}
+	added.SetTotal(total)
 	return added, nil
 }
 
-// writeEvidence writes the file evidence add adds.
-func (p *Project) writeEvidence(ws *Workspace, ar AddRequest) (*Added, error) {
-	role := evidence.Evidence
-	if ar.Role != "" {
-		r, err := evidence.ParseRole(ar.Role)
-		if err != nil {
-			return nil, err
-		}
-		role = r
-	}
-	var entries []evidence.Entry
-	if ws.Exists() {
-		var err error
-		if entries, _, err = ws.List(); err != nil {
-			return nil, err
-		}
-	}
-	rank := ar.Rank
-	if rank < 0 {
-		var err error
-		if rank, err = evidence.NextRank(entries, role); err != nil {
-			return nil, err
-		}
-	}
-	var data string
-	kind := ar.Kind
-	state := evidence.Active
-	var warnings []string
-	switch {
-	case ar.Selector == "-":
-		if ar.Link {
-			return nil, fmt.Errorf("ctxpack: a link names a project file, not text")
-		}
-		if strings.TrimSpace(ar.Text) == "" {
-			return nil, fmt.Errorf("ctxpack: the text is empty")
-		}
-		// Text typed by hand has no source to record: it is kept as it is.
-		data = withNewline(ar.Text)
-		if role == evidence.Evidence {
-			data = "## Evidence: " + firstNonEmpty(ar.Kind, "note") + "\n\n" + data
-		}
-		kind = firstNonEmpty(kind, map[evidence.Role]string{evidence.System: "policy", evidence.User: "request"}[role], "note")
-	default:
-		ex := ar.excerpt
-		if ex == nil {
-			var err error
-			if ex, err = p.ReadSelector(ar.Selector); err != nil {
-				return nil, err
-			}
-		}
-		warnings = ex.Warnings
-		kind = firstNonEmpty(kind, evidence.KindOf(ex.Selector.Path))
-		if ar.Link {
-			state = evidence.Linked
-			data = ex.Selector.String() + "\n"
-		} else {
-			data = EvidenceText(role, ex.Provenance(), ex.Selector.Path, fenceLang(ex.Selector.Path), ex.Text)
-		}
-	}
-	if !evidence.ValidKind(kind) {
-		return nil, fmt.Errorf("ctxpack: kind %q is not 1 to 64 of A-Z a-z 0-9 _ -", kind)
-	}
-	e, err := ws.Write(entries, evidence.Entry{Rank: rank, Kind: kind, Role: role, State: state}, []byte(data))
+// AssembleEvidence assembles the workspace (evidence mode): its active
+// and linked files in order (role, rank, kind), system and user files
+// under "# System" and "# User Request", each evidence file as an
+// "## Evidence: path" section with its provenance, fitted to the budget
+// with the engine's overflow strategies (lowest-ranked evidence is
+// degraded, then dropped, first; system and user files are never
+// dropped). flowID names the flow in the header; "" is the workspace's
+// path. Nothing is written: WriteEvidence writes the result.
+func (p *Project) AssembleEvidence(ctx context.Context, ws *Workspace, req Request, flowID string) (*EvidenceResult, error) {
+	o, err := p.evidenceOptions(req)
 	if err != nil {
 		return nil, err
 	}
-	return &Added{Entry: e, Path: ws.ShownPath(e), Bytes: len(data), Warnings: warnings}, nil
+	c, err := p.evidenceEnv(req.Index).Collect(ctx, ws, flowID)
+	if err != nil {
+		return nil, err
+	}
+	o.Warnings = slices.Clone(p.Warnings)
+	c.Options(&o)
+	res, err := pack.Assemble(c.Parts, o)
+	if err != nil {
+		return nil, err
+	}
+	plan := render.CtxPlan(&res.Plan, c.Workspace, o.Tokenizer.Count)
+	return &EvidenceResult{Plan: plan, Prompt: res.Output, Entries: c.Entries}, nil
+}
+
+// evidenceOptions are the engine's options for evidence mode under req:
+// the mdctx format, and a depth of meta or full (the levels evidence has).
+func (p *Project) evidenceOptions(req Request) (pack.Options, error) {
+	if err := evmode.CheckRequest(req.Format, req.Depth); err != nil {
+		return pack.Options{}, err
+	}
+	req.Format = string(render.MDCtx)
+	return p.options(req)
+}
+
+// WriteEvidence writes the result's prompt.mdctx and ctxplan.json into
+// dir (a slash path relative to the root; "" is BuildDir), each
+// atomically, and returns their paths as slash paths relative to the root.
+func (p *Project) WriteEvidence(ws *Workspace, res *EvidenceResult, dir string) (prompt, plan string, err error) {
+	return p.evidenceEnv(IndexOptions{}).WriteBuild(ws, res, dir)
+}
+
+// StaleEvidence compares every workspace file made from a project file
+// with that file now, by the content id of the selected span.
+func (p *Project) StaleEvidence(ws *Workspace) (*StaleReport, error) {
+	return p.evidenceEnv(IndexOptions{}).Stale(ws)
+}
+
+// FocusEvidence turns off the evidence files that are not relevant to
+// query, and records them so that FocusOff turns them back on. A file is
+// relevant when one of the top retrieval hits for the query (the
+// repository index, brought up to date unless idx.NoUpdate) overlaps the
+// span it was made from; a file with no project source when it holds at
+// least half of the query's terms. System and user files, and links, are
+// never turned off. A previous focus is replaced: the files it turned off
+// are candidates again. When nothing is relevant, nothing changes and an
+// error says so.
+func (p *Project) FocusEvidence(ctx context.Context, ws *Workspace, query string, top int, idx IndexOptions) (*FocusReport, error) {
+	return p.evidenceEnv(idx).Focus(ctx, ws, query, top)
+}
+
+// FocusOff turns back on the files a focus turned off, and forgets the
+// focus. It returns the files it turned on and warnings for the recorded
+// files that are no longer there as focus left them.
+func (p *Project) FocusOff(ws *Workspace) ([]string, []string, error) { return evmode.FocusOff(ws) }
+
+// EvidenceDeps reports what references what between the workspace file
+// id names and the others, from the repository index (brought up to date
+// unless idx.NoUpdate): the names its span defines and which files use
+// them, and the names it uses and which files, in the workspace or not,
+// define them.
+func (p *Project) EvidenceDeps(ctx context.Context, ws *Workspace, id string, idx IndexOptions) (*Deps, error) {
+	return p.evidenceEnv(idx).Deps(ctx, ws, id)
+}
+
+// ExportEvidence writes an assembly's parts into a new workspace, so that
+// a person can start from it and edit: the identity and norms as system
+// files, the task or the query as the user request, every other part as
+// evidence of its file and line span, ranked in the assembly's render
+// order. The workspace must not exist or be empty.
+func (p *Project) ExportEvidence(ws *Workspace, plan *Plan) (*ExportReport, error) {
+	return p.evidenceEnv(IndexOptions{}).Export(ws, plan)
 }

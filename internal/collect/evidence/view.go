@@ -1,10 +1,10 @@
-package ctxpack
+package evidence
 
-import "github.com/ctxpack/ctxpack/internal/evidence"
+import workspace "github.com/ctxpack/ctxpack/internal/evidence"
 
-// EvidenceEntry is a workspace file as the CLI's json format and the MCP
+// EntryView is a workspace file as the CLI's json format and the MCP
 // server's tools show it: one shape for both.
-type EvidenceEntry struct {
+type EntryView struct {
 	ID    string `json:"id" jsonschema:"rank and kind: 100_app_py"`
 	Path  string `json:"path" jsonschema:"the file, relative to the project root"`
 	Rank  string `json:"rank" jsonschema:"three digits"`
@@ -14,9 +14,9 @@ type EvidenceEntry struct {
 }
 
 // ViewEntry is e, a file of ws, as shown.
-func ViewEntry(ws *Workspace, e evidence.Entry) EvidenceEntry {
-	return EvidenceEntry{
-		ID: e.ID(), Path: ws.ShownPath(e), Rank: evidence.RankString(e.Rank),
+func ViewEntry(ws *workspace.Workspace, e workspace.Entry) EntryView {
+	return EntryView{
+		ID: e.ID(), Path: ws.ShownPath(e), Rank: workspace.RankString(e.Rank),
 		Kind: e.Kind, Role: string(e.Role), State: string(e.State),
 	}
 }
