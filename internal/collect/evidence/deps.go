@@ -75,13 +75,34 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 	files, w2 := e.readWorkspace(ws, entries)
 	d := &Deps{Entry: ws.ShownPath(target), Defines: []string{}, Uses: []DepLink{}, Outside: []DepLink{}, UsedBy: []DepRef{},
 		Warnings: append(append(append([]string{}, warnings...), warns...), w2...)}
+	spans, defines, err := e.defined(ctx, ix, files)
+	if err != nil {
+		return nil, err
+	}
+	ti := slices.IndexFunc(files, func(f *wsFile) bool { return f.entry.Rel == target.Rel })
+	if ti < 0 || files[ti].err != nil {
+		return d, nil // unreadable: warned
+	}
+	if t := files[ti]; t.sel != nil {
+		d.Source = t.sel.String()
+	}
+	if defines[ti] != nil {
+		d.Defines = defines[ti]
+	}
+	d.addUsers(files, ti, defines)
+	if err := d.addUses(ctx, ix, files, ti, spans); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// defined gives each file's source span as it is now, and the names the
+// index's chunks that overlap it define, sorted; neither for a file with
+// no project source.
+func (e Env) defined(ctx context.Context, ix Index, files []*wsFile) ([][2]int, [][]string, error) {
 	spans := make([][2]int, len(files))
 	defines := make([][]string, len(files))
-	ti := -1
 	for i, f := range files {
-		if f.entry.Rel == target.Rel {
-			ti = i
-		}
 		if f.sel == nil {
 			continue
 		}
@@ -89,7 +110,7 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 		spans[i] = [2]int{lo, hi}
 		chunks, err := ix.FileChunks(ctx, f.sel.Path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var names []string
 		for _, c := range chunks {
@@ -100,17 +121,12 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 		slices.Sort(names)
 		defines[i] = slices.Compact(names)
 	}
-	if ti < 0 || files[ti].err != nil {
-		return d, nil // unreadable: warned
-	}
-	t := files[ti]
-	if t.sel != nil {
-		d.Source = t.sel.String()
-	}
-	if defines[ti] != nil {
-		d.Defines = defines[ti]
-	}
-	// Who uses what the file defines.
+	return spans, defines, nil
+}
+
+// addUsers adds the first line of each other readable file that uses a
+// name d defines, unless that file defines the name too.
+func (d *Deps) addUsers(files []*wsFile, ti int, defines [][]string) {
 	for i, f := range files {
 		if i == ti || f.err != nil {
 			continue
@@ -124,12 +140,17 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 			}
 		}
 	}
-	// What the file uses, and where that is defined.
-	used := words.Identifiers(t.body, minNameBytes)
+}
+
+// addUses adds the names files[ti] uses and does not define, with where
+// the index defines them: in another workspace file's span (Uses) or in
+// none (Outside).
+func (d *Deps) addUses(ctx context.Context, ix Index, files []*wsFile, ti int, spans [][2]int) error {
+	used := words.Identifiers(files[ti].body, minNameBytes)
 	used = slices.DeleteFunc(used, func(n string) bool { return slices.Contains(d.Defines, n) })
 	hits, err := ix.Definitions(ctx, used)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	byName := make(map[string][]index.Hit, len(used))
 	for _, n := range used {
@@ -148,15 +169,15 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 			continue
 		}
 		for _, h := range defs {
+			if holds(files[ti], spans[ti], h) {
+				continue // defined in the file's own span
+			}
 			link := DepLink{Name: name, Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}}
 			for i, f := range files {
-				if i != ti && f.sel != nil && f.sel.Path == h.Path && h.StartLine <= spans[i][1] && h.EndLine >= spans[i][0] {
+				if i != ti && holds(f, spans[i], h) {
 					link.Entry = f.path
 					break
 				}
-			}
-			if t.sel != nil && t.sel.Path == h.Path && h.StartLine <= spans[ti][1] && h.EndLine >= spans[ti][0] {
-				continue // defined in the file's own span
 			}
 			if link.Entry != "" {
 				d.Uses = append(d.Uses, link)
@@ -165,5 +186,10 @@ func (e Env) Deps(ctx context.Context, ws *workspace.Workspace, id string) (*Dep
 			}
 		}
 	}
-	return d, nil
+	return nil
+}
+
+// holds reports whether the definition h overlaps the span of f's source.
+func holds(f *wsFile, span [2]int, h index.Hit) bool {
+	return f.sel != nil && f.sel.Path == h.Path && h.StartLine <= span[1] && h.EndLine >= span[0]
 }

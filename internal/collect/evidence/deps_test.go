@@ -15,9 +15,10 @@ import (
 
 // fakeIndex is an index of the chunks given, each file's in line order.
 type fakeIndex struct {
-	chunks []index.Hit
-	closed bool
-	fail   bool
+	chunks   []index.Hit
+	closed   bool
+	fail     bool // FileChunks fails
+	failDefs bool // Definitions fails
 }
 
 func (x *fakeIndex) FileChunks(_ context.Context, path string) ([]index.Hit, error) {
@@ -34,6 +35,9 @@ func (x *fakeIndex) FileChunks(_ context.Context, path string) ([]index.Hit, err
 }
 
 func (x *fakeIndex) Definitions(_ context.Context, names []string) ([]index.Hit, error) {
+	if x.failDefs {
+		return nil, errors.New("index: definitions broken")
+	}
 	var out []index.Hit
 	for _, c := range x.chunks {
 		if slices.ContainsFunc(chunk.SymbolNames(c.Symbol), func(n string) bool { return slices.Contains(names, n) }) {
@@ -148,6 +152,10 @@ func TestDepsErrors(t *testing.T) {
 	ix.fail = true
 	if _, err := e.Deps(ctx, ws, "100"); err == nil || !ix.closed {
 		t.Errorf("an index that fails: %v (closed %v)", err, ix.closed)
+	}
+	ix.fail, ix.failDefs = false, true
+	if d, err := e.Deps(ctx, ws, "100"); err == nil || d != nil {
+		t.Errorf("definitions that fail: %+v, %v", d, err)
 	}
 	e.Index = func(context.Context) (Index, []string, error) { return nil, nil, errors.New("index: cannot open") }
 	if _, err := e.Deps(ctx, ws, "100"); err == nil || !strings.Contains(err.Error(), "cannot open") {
