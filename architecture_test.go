@@ -190,9 +190,7 @@ var frontEndImports = map[string]map[string]string{
 		"internal/store":     "the memory, experience and value commands work on the store directly",
 		"internal/tokenizer": "--tokenizer lists and checks the tokenizers",
 	},
-	"internal/mcpserver": {
-		"internal/evidence": "the evidence tools parse selectors, ranks and roles and lock the workspace themselves",
-	},
+	"internal/mcpserver": {},
 }
 
 // TestFrontEndImports checks that the CLI and the MCP server import no

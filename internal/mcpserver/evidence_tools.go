@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -188,9 +187,9 @@ func (s *Server) addEvidenceWriteTools() {
 func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
 	switch name {
 	case "rank":
-		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(evidence.MaxRank))
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(ctxpack.MaxEvidenceRank))
 	case "role":
-		p.Enum = enum(evidence.Roles())
+		p.Enum = enum(ctxpack.EvidenceRoles())
 	case "kind":
 		p.Pattern = `^[A-Za-z0-9_-]{1,64}$`
 	case "state":
@@ -237,16 +236,6 @@ func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.
 	return p, ws, nil
 }
 
-// entries lists a workspace's files, with the warnings of the files it
-// ignored.
-func (s *Server) entries(ws *ctxpack.Workspace) ([]evidence.Entry, []string, error) {
-	entries, warnings, err := ws.List()
-	if err != nil {
-		return nil, nil, s.evidenceError(err)
-	}
-	return entries, orEmpty(warnings), nil
-}
-
 // evidenceRequest is the facade's request for an assembly's arguments, in
 // the server's mode.
 func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
@@ -262,8 +251,8 @@ func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
 // front end.
 func (s *Server) evidenceError(err error) error {
 	msg := strings.ReplaceAll(s.fail(err).Error(), ": project: ", ": ")
-	var taken *evidence.RankTakenError
-	var link *evidence.LinkActiveError
+	var taken *ctxpack.RankTakenError
+	var link *ctxpack.LinkActiveError
 	switch {
 	case errors.As(err, &taken):
 		msg += " (give another rank, or call evidence_rebase)"
@@ -272,9 +261,6 @@ func (s *Server) evidenceError(err error) error {
 	}
 	return errors.New(msg)
 }
-
-// entryOut is a workspace file as the tools report it.
-func entryOut(ws *ctxpack.Workspace, e evidence.Entry) EvidenceEntry { return ctxpack.ViewEntry(ws, e) }
 
 // assembleEvidence assembles the workspace under the arguments.
 func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*ctxpack.Project, *ctxpack.Workspace, *ctxpack.EvidenceResult, error) {
@@ -356,7 +342,7 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 		if in.Text != "" {
 			return nil, EvidenceAddOut{}, fmt.Errorf(`ctxpack: text is added with selector "-"; a selector names a project file`)
 		}
-		if _, err := evidence.ParseSelector(in.Selector); err != nil {
+		if err := ctxpack.CheckSelector(in.Selector); err != nil {
 			return nil, EvidenceAddOut{}, s.evidenceError(err)
 		}
 	}
@@ -380,7 +366,7 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 		warnings = append(warnings, fmt.Sprintf("the active files take %d tokens, over the budget of %d: evidence_assemble will degrade or drop the highest-ranked evidence (evidence_plan shows what)", plan.TotalTokens, plan.Budget))
 	}
 	return nil, EvidenceAddOut{
-		EvidenceEntry: entryOut(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
+		EvidenceEntry: ctxpack.ViewEntry(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
 		TotalBytes: plan.TotalBytes, TotalTokens: plan.TotalTokens, Budget: plan.Budget, Warnings: warnings,
 	}, nil
 }
@@ -391,35 +377,30 @@ func (s *Server) evidenceToggle(_ context.Context, _ *mcp.CallToolRequest, in Ev
 	case (in.ID == "") == (in.Range == ""):
 		return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: give id (one file) or range (300-399), one of the two")
 	case in.Range != "":
-		if _, _, ok := evidence.ParseRankRange(in.Range); !ok {
-			return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: range %q is not two ranks from 0 to %d, the first not above the second (300-399)", in.Range, evidence.MaxRank)
+		if err := ctxpack.CheckRankRange(in.Range); err != nil {
+			return nil, EvidenceToggleOut{}, err
 		}
 		if in.State == "" {
 			return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: a range needs state on or off")
 		}
 		target = in.Range
 	}
-	want := map[string]evidence.State{"on": evidence.Active, "off": evidence.Skipped}[in.State] // the schema bounds it
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
-	_, ws, err := s.workspace(in.Ctx, true)
+	p, ws, err := s.workspace(in.Ctx, true)
 	if err != nil {
 		return nil, EvidenceToggleOut{}, err
 	}
-	entries, warnings, err := s.entries(ws)
-	if err != nil {
-		return nil, EvidenceToggleOut{}, err
-	}
-	toggled, err := ws.Toggle(entries, target, want)
+	toggled, warnings, err := p.ToggleEvidence(ws, target, in.State)
 	if err != nil {
 		return nil, EvidenceToggleOut{}, s.evidenceError(err)
 	}
-	out := EvidenceToggleOut{Changed: []EvidenceEntry{}, Left: []EvidenceLeft{}, Warnings: warnings}
+	out := EvidenceToggleOut{Changed: []EvidenceEntry{}, Left: []EvidenceLeft{}, Warnings: orEmpty(warnings)}
 	for _, t := range toggled {
 		if t.Note != "" {
-			out.Left = append(out.Left, EvidenceLeft{entryOut(ws, t.To), t.Note})
+			out.Left = append(out.Left, EvidenceLeft{t.Entry, t.Note})
 		} else {
-			out.Changed = append(out.Changed, entryOut(ws, t.To))
+			out.Changed = append(out.Changed, t.Entry)
 		}
 	}
 	return nil, out, nil
@@ -428,43 +409,31 @@ func (s *Server) evidenceToggle(_ context.Context, _ *mcp.CallToolRequest, in Ev
 func (s *Server) evidenceRank(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRankIn) (*mcp.CallToolResult, EvidenceRankOut, error) {
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
-	_, ws, err := s.workspace(in.Ctx, true)
+	p, ws, err := s.workspace(in.Ctx, true)
 	if err != nil {
 		return nil, EvidenceRankOut{}, err
 	}
-	entries, warnings, err := s.entries(ws)
-	if err != nil {
-		return nil, EvidenceRankOut{}, err
-	}
-	e, err := evidence.Find(entries, in.ID)
+	r, warnings, err := p.RankEvidence(ws, in.ID, in.Rank)
 	if err != nil {
 		return nil, EvidenceRankOut{}, s.evidenceError(err)
 	}
-	ne, err := ws.SetRank(entries, e, in.Rank)
-	if err != nil {
-		return nil, EvidenceRankOut{}, s.evidenceError(err)
-	}
-	return nil, EvidenceRankOut{EvidenceMoved{ws.ShownPath(e), entryOut(ws, ne)}, warnings}, nil
+	return nil, EvidenceRankOut{EvidenceMoved{r.From, r.Entry}, orEmpty(warnings)}, nil
 }
 
 func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in WorkspaceIn) (*mcp.CallToolResult, EvidenceRebaseOut, error) {
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
-	_, ws, err := s.workspace(in.Ctx, true)
+	p, ws, err := s.workspace(in.Ctx, true)
 	if err != nil {
 		return nil, EvidenceRebaseOut{}, err
 	}
-	entries, warnings, err := s.entries(ws)
-	if err != nil {
-		return nil, EvidenceRebaseOut{}, err
-	}
-	renamed, err := ws.Rebase(entries)
+	renamed, warnings, err := p.RebaseEvidence(ws)
 	if err != nil {
 		return nil, EvidenceRebaseOut{}, s.evidenceError(err)
 	}
-	out := EvidenceRebaseOut{Renamed: []EvidenceMoved{}, Warnings: warnings}
+	out := EvidenceRebaseOut{Renamed: []EvidenceMoved{}, Warnings: orEmpty(warnings)}
 	for _, r := range renamed {
-		out.Renamed = append(out.Renamed, EvidenceMoved{ws.ShownPath(r.From), entryOut(ws, r.To)})
+		out.Renamed = append(out.Renamed, EvidenceMoved{r.From, r.Entry})
 	}
 	return nil, out, nil
 }
@@ -472,19 +441,12 @@ func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in Wo
 func (s *Server) evidenceRemove(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRemoveIn) (*mcp.CallToolResult, EvidenceRemoveOut, error) {
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
-	_, ws, err := s.workspace(in.Ctx, true)
+	p, ws, err := s.workspace(in.Ctx, true)
 	if err != nil {
 		return nil, EvidenceRemoveOut{}, err
 	}
-	entries, warnings, err := s.entries(ws)
-	if err != nil {
-		return nil, EvidenceRemoveOut{}, err
-	}
-	removed, err := ws.Remove(entries, in.IDs)
-	out := EvidenceRemoveOut{Removed: []EvidenceEntry{}, Warnings: warnings}
-	for _, e := range removed {
-		out.Removed = append(out.Removed, entryOut(ws, e))
-	}
+	removed, warnings, err := p.RemoveEvidence(ws, in.IDs)
+	out := EvidenceRemoveOut{Removed: append([]EvidenceEntry{}, removed...), Warnings: orEmpty(warnings)}
 	if err != nil {
 		return nil, out, s.evidenceError(err)
 	}
