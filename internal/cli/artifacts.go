@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/artifact"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -48,7 +49,7 @@ first section), detailed (and every heading with its first paragraph) or full
 (the default), in the output format (--format).`,
 		Example: `  ctxpack show SPEC-BILLING-001 --depth summary
   ctxpack show identity --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
 			return showRun(o)
@@ -60,10 +61,10 @@ first section), detailed (and every heading with its first paragraph) or full
 
 func showRun(o *showOptions) error {
 	if _, err := pack.ParseLevel(o.depth); err != nil {
-		return usageError{err}
+		return cmdutil.WrapUsage(err)
 	}
 	if _, err := render.ParseFormat(o.g.format); err != nil {
-		return usageError{err}
+		return cmdutil.WrapUsage(err)
 	}
 	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
@@ -92,7 +93,7 @@ func newCmdList(g *globals, ios *IOStreams) *cobra.Command {
 		Long:  `List the artifacts of .ctxpack/ (or .contextia/): id, type, status and title, sorted by id.`,
 		Example: `  ctxpack list --type spec
   ctxpack list --status in_progress --format json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return listRun(o) },
 	}
 	cmd.Flags().StringVar(&o.typ, "type", "", "only artifacts of `TYPE`: identity, task, spec, decision, norm")
@@ -102,7 +103,7 @@ func newCmdList(g *globals, ios *IOStreams) *cobra.Command {
 
 func listRun(o *listOptions) error {
 	if o.typ != "" && !slices.Contains(ctxpack.ArtifactTypes, o.typ) {
-		return usagef("--type must be one of %s (got %q)", strings.Join(ctxpack.ArtifactTypes, ", "), o.typ)
+		return cmdutil.Usagef("--type must be one of %s (got %q)", strings.Join(ctxpack.ArtifactTypes, ", "), o.typ)
 	}
 	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {
@@ -142,7 +143,7 @@ budget, with how many more tokens would have kept it. Takes the flags of
 'ctxpack context', so it explains exactly that assembly.`,
 		Example: `  ctxpack explain TASK-042 DEC-BILLING-003 --budget 600
   ctxpack explain TASK-042 NORM-ASYNC-001 --link-depth 1 --format json`,
-		Args: cobra.ExactArgs(2),
+		Args: cmdutil.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := o.request()
 			if err != nil {
@@ -182,7 +183,7 @@ Graphviz dot (--format dot; render with 'dot -Tsvg'). Artifacts left out for
 their status or for being missing are drawn dashed.`,
 		Example: `  ctxpack graph TASK-042 > docs/task-042.mmd
   ctxpack graph TASK-042 --format dot | dot -Tsvg > task-042.svg`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var draw func(*graph.Closure) string
 			switch g.format {
@@ -191,10 +192,10 @@ their status or for being missing are drawn dashed.`,
 			case "dot":
 				draw = graph.Dot
 			default:
-				return usagef("graph draws --format mermaid or dot (got %q)", g.format)
+				return cmdutil.Usagef("graph draws --format mermaid or dot (got %q)", g.format)
 			}
 			if depth < 0 {
-				return usagef("--link-depth must not be negative (got %d)", depth)
+				return cmdutil.Usagef("--link-depth must not be negative (got %d)", depth)
 			}
 			_, set, err := artifactSet(g, ios)
 			if err != nil {
@@ -221,7 +222,7 @@ config.yaml, the project identity, and one task, spec, decision and norm
 linked to each other, which 'ctxpack check' passes. Nothing is overwritten:
 if .ctxpack/ or .contextia/ exists, init stops.`,
 		Example: `  ctxpack init && ctxpack context TASK-001`,
-		Args:    cobra.NoArgs,
+		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, err := g.base()
 			if err != nil {

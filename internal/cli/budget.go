@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +67,7 @@ func newCmdBudget(g *globals, ios *IOStreams, runF func(*budgetOptions) error) *
   ctxpack budget "invoice rounding drifts" --budget 8000 --show-allocation
   ctxpack budget src/ --budget 4000 --show-allocation --format json
   echo "why does the cache miss" | ctxpack budget - --show-allocation`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
 			if runF != nil {
@@ -143,7 +144,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 		if doc.Mode, err = p.TargetMode(o.target); err != nil {
 			var te *ctxpack.TargetError
 			if errors.As(err, &te) {
-				err = usageError{err}
+				err = cmdutil.WrapUsage(err)
 			}
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/check"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/spf13/cobra"
 )
@@ -68,7 +69,7 @@ func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *co
 		Example: `  ctxpack check
   ctxpack check --strict --format json
   ctxpack check --update-baseline   # accept today's findings; report only new ones`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -90,10 +91,10 @@ func (o *checkOptions) validate() error {
 		return err
 	}
 	if o.noBaseline && o.baseline != "" {
-		return usagef("check: give --baseline or --no-baseline, not both")
+		return cmdutil.Usagef("check: give --baseline or --no-baseline, not both")
 	}
 	if o.noBaseline && o.updateBaseline {
-		return usagef("check: --update-baseline writes the baseline; it cannot go with --no-baseline")
+		return cmdutil.Usagef("check: --update-baseline writes the baseline; it cannot go with --no-baseline")
 	}
 	return nil
 }
@@ -154,7 +155,7 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 		return err
 	}
 	if !rep.Summary.OK {
-		return silentError{exitFailure}
+		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }
@@ -165,5 +166,5 @@ func (o *checkOptions) configFailure(err error) error {
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintf(o.ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(line, "ctxpack: "))
 	}
-	return silentError{exitUsage}
+	return cmdutil.SilentError{Code: cmdutil.ExitUsage}
 }

@@ -14,29 +14,10 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// Exit codes.
-const (
-	exitOK      = 0
-	exitFailure = 1 // the work failed, or found what it looks for (verify: differences)
-	exitUsage   = 2 // bad command line
-)
-
-// usageError marks an error as the user's command line.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
-
-// silentError is a failure whose message the command has already printed.
-type silentError struct{ code int }
-
-func (e silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs ctxpack with the process's arguments and streams.
 func Main() int {
@@ -57,34 +38,25 @@ func Run(ctx context.Context, args []string, ios *IOStreams) int {
 	return exitCode(err, ios)
 }
 
-// exitCode is the one place that decides which error gets which code.
+// exitCode is the one place that decides which error gets which code:
+// none is ExitOK; a SilentError has its own; a UsageError (a flag cobra
+// could not parse, the wrong number of arguments, a bad value) is
+// ExitUsage, with a pointer to --help; anything else is ExitFailure.
 func exitCode(err error, ios *IOStreams) int {
 	if err == nil {
-		return exitOK
+		return cmdutil.ExitOK
 	}
-	var se silentError
+	var se cmdutil.SilentError
 	if errors.As(err, &se) {
-		return se.code
+		return se.Code
 	}
 	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(err.Error(), "ctxpack: "))
-	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	var ue cmdutil.UsageError
+	if errors.As(err, &ue) {
 		fmt.Fprintln(ios.ErrOut, "Run 'ctxpack --help' for usage.")
-		return exitUsage
+		return cmdutil.ExitUsage
 	}
-	return exitFailure
-}
-
-// isCobraUsage recognises the errors cobra returns for unknown commands
-// and bad arguments, which it does not type.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "bad flag syntax"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
+	return cmdutil.ExitFailure
 }
 
 // globals are the flags every command takes.
@@ -124,13 +96,13 @@ func newRoot(g *globals, ios *IOStreams) *cobra.Command {
 		Example:       rootExample,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(cmdutil.FlagErrorFunc)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.dir, "dir", "C", "", "run as if started in `DIR`")
 	pf.StringVar(&g.format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json, mdctx (default text)")
@@ -185,10 +157,10 @@ func (g *globals) base() (string, error) {
 	}
 	st, err := os.Stat(d)
 	if err != nil {
-		return "", usagef("-C: %v", err)
+		return "", cmdutil.Usagef("-C: %v", err)
 	}
 	if !st.IsDir() {
-		return "", usagef("-C: %s is not a directory", g.dir)
+		return "", cmdutil.Usagef("-C: %s is not a directory", g.dir)
 	}
 	return d, nil
 }
@@ -221,7 +193,7 @@ func (g *globals) textOrJSON(command string) error {
 	case "", "text", "json":
 		return nil
 	}
-	return usagef("%s: --format must be text or json (got %q)", command, g.format)
+	return cmdutil.Usagef("%s: --format must be text or json (got %q)", command, g.format)
 }
 
 // writeJSON writes v as every command's json format has it: indented by

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -66,10 +67,10 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 		Sources: o.sources, Task: o.task, Limit: o.limit,
 	}
 	if o.limit < 0 {
-		return req, usagef("--limit must not be negative (got %d)", o.limit)
+		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.limit)
 	}
 	if o.linkDepth < 0 {
-		return req, usagef("--link-depth must not be negative (got %d)", o.linkDepth)
+		return req, cmdutil.Usagef("--link-depth must not be negative (got %d)", o.linkDepth)
 	}
 	if f := o.flags.Lookup("query"); f != nil { // pack only
 		req.Query = f.Value.String()
@@ -85,7 +86,7 @@ func (o *assembleOptions) request() (ctxpack.Request, error) {
 	case "reverse":
 		req.ReverseWalk = true
 	default:
-		return req, usagef("--walk-order must be sorted or reverse (got %q)", o.walkOrder)
+		return req, cmdutil.Usagef("--walk-order must be sorted or reverse (got %q)", o.walkOrder)
 	}
 	return req, o.g.budgetFlags(&req)
 }
@@ -100,7 +101,7 @@ func (g *globals) budgetFlags(req *ctxpack.Request) error {
 		req.Reserves = &r
 	}
 	if g.budget > 0 && g.window > 0 {
-		return usagef("give --budget or --window, not both")
+		return cmdutil.Usagef("give --budget or --window, not both")
 	}
 	return nil
 }
@@ -108,13 +109,13 @@ func (g *globals) budgetFlags(req *ctxpack.Request) error {
 func parseReserves(s string) (ctxpack.Reserves, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 3 {
-		return ctxpack.Reserves{}, usagef("--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got %q)", s)
+		return ctxpack.Reserves{}, cmdutil.Usagef("--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got %q)", s)
 	}
 	var n [3]int
 	for i, v := range f {
 		x, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || x < 0 {
-			return ctxpack.Reserves{}, usagef("--reserves: %q is not a non-negative number", v)
+			return ctxpack.Reserves{}, cmdutil.Usagef("--reserves: %q is not a non-negative number", v)
 		}
 		n[i] = x
 	}
@@ -145,7 +146,7 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 		res, err := p.Sources(ctx, query, req)
 		var se *ctxpack.SourceError
 		if errors.As(err, &se) {
-			err = usageError{err}
+			err = cmdutil.WrapUsage(err)
 		}
 		return res, p, err
 	}
@@ -163,7 +164,7 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 		res, err := p.Context(ctx, o.target, req)
 		var te *ctxpack.TargetError
 		if errors.As(err, &te) {
-			err = usageError{err}
+			err = cmdutil.WrapUsage(err)
 		}
 		return res, p, err
 	}
@@ -183,7 +184,7 @@ func (o *assembleOptions) readQuery(command string) error {
 		return err
 	}
 	if strings.TrimSpace(q) == "" {
-		return usagef("%s: the query on standard input is empty", command)
+		return cmdutil.Usagef("%s: the query on standard input is empty", command)
 	}
 	o.query = q
 	return nil
@@ -299,7 +300,7 @@ and line span, ranked in render order, each whole.`,
   ctxpack context "invoice rounding" --sources memories,code,experiences,values,commits --budget 2000
   ctxpack context "retry the payment webhook" --sources artifacts,experiences --task TASK-042
   ctxpack context "invoice rounding" --budget 6000 --to-evidence ctx/`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
 			return o.run(cmd.Context(), runF)

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -41,7 +42,7 @@ func (o *evidenceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspac
 	}
 	ws, err := p.Workspace(o.dir)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, cmdutil.WrapUsage(err)
 	}
 	if exists && !ws.Exists() {
 		return nil, nil, fmt.Errorf("evidence: %s: no such workspace (ctxpack evidence add SELECTOR creates it; --ctx DIR names another)", ws.Shown)
@@ -69,7 +70,7 @@ func (o *evidenceOptions) request() (ctxpack.Request, error) {
 	switch o.depth {
 	case "", "meta", "stub", "full":
 	default:
-		return req, usagef("--depth must be meta or full: evidence is shown whole or as a stub (got %q)", o.depth)
+		return req, cmdutil.Usagef("--depth must be meta or full: evidence is shown whole or as a stub (got %q)", o.depth)
 	}
 	return req, o.g.budgetFlags(&req)
 }
@@ -125,7 +126,7 @@ func newCmdEvidence(g *globals, ios *IOStreams) *cobra.Command {
   ctxpack evidence focus "overflow strategies"
   ctxpack evidence assemble --budget 8000
   eval "$(ctxpack evidence env)"; grep -n func "$e1"`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.PersistentFlags().StringVar(&o.dir, "ctx", ctxpack.DefaultWorkspace, "the workspace `DIR`, inside the project")
@@ -165,25 +166,25 @@ active file, and its share of the budget.`,
   ctxpack evidence add - --role user < request.md
   ctxpack evidence add tests/flow_test.sh --rank 200
   ctxpack evidence add config/example.yaml --link`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ar.Selector = args[0]
 			rank := -1
 			if flagChanged(cmd.Flags(), "rank") {
 				r, err := evidence.ParseRank(cmd.Flag("rank").Value.String())
 				if err != nil {
-					return usageError{fmt.Errorf("--rank: %w", err)}
+					return cmdutil.Usagef("--rank: %w", err)
 				}
 				rank = r
 			}
 			ar.Rank = rank
 			if ar.Role != "" {
 				if _, err := evidence.ParseRole(ar.Role); err != nil {
-					return usageError{fmt.Errorf("--role: %w", err)}
+					return cmdutil.Usagef("--role: %w", err)
 				}
 			}
 			if ar.Kind != "" && !evidence.ValidKind(ar.Kind) {
-				return usagef("--kind %q must be 1 to 64 of A-Z a-z 0-9 _ -", ar.Kind)
+				return cmdutil.Usagef("--kind %q must be 1 to 64 of A-Z a-z 0-9 _ -", ar.Kind)
 			}
 			if ar.Selector == "-" {
 				text, err := readStdin(o.ios, "evidence add", "text")
@@ -192,7 +193,7 @@ active file, and its share of the budget.`,
 				}
 				ar.Text = text
 			} else if _, err := evidence.ParseSelector(ar.Selector); err != nil {
-				return usageError{err}
+				return cmdutil.WrapUsage(err)
 			}
 			return evidenceAddRun(cmd.Context(), o, ar)
 		},
@@ -277,7 +278,7 @@ func newCmdEvidenceStatus(o *evidenceOptions) *cobra.Command {
 against the budget. TOKENS is what the file's section takes in
 prompt.mdctx, measured alone; the total is counted on the assembled
 prompt. --format json prints the plan (as 'evidence plan').`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.showPlan(cmd.Context(), "evidence status", writeStatus)
 		},
@@ -358,7 +359,7 @@ URI, content id, bytes, tokens in the prompt, tokens whole, status (active,
 linked, skipped, degraded, truncated, dropped) and why; the prompt's total
 bytes and tokens; ctx_digest, which identifies the context whatever the
 rank numbers or the workspace's place; and digest, sha256 of the prompt.`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, _, res, err := o.assembleFor(cmd.Context())
 			if err != nil {
@@ -380,7 +381,7 @@ func newCmdEvidenceBudget(o *evidenceOptions) *cobra.Command {
 assembled prompt against the budget, what is left, what assembly would
 degrade, truncate or drop at this budget (with the budget each dropped file
 needs), and what the skipped files would add.`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.showPlan(cmd.Context(), "evidence budget", writeEvidenceBudget)
 		},
@@ -452,7 +453,7 @@ always active and are left as they are.`,
 		Example: `  ctxpack evidence toggle 200_test_flow_sh
   ctxpack evidence toggle off 300-399
   ctxpack evidence toggle on 300_example`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: cmdutil.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var want evidence.State
 			id := args[0]
@@ -463,7 +464,7 @@ always active and are left as they are.`,
 				case "off":
 					want = evidence.Skipped
 				default:
-					return usagef("evidence toggle: the first of two arguments is on or off (got %q)", args[0])
+					return cmdutil.Usagef("evidence toggle: the first of two arguments is on or off (got %q)", args[0])
 				}
 				id = args[1]
 			}
@@ -505,11 +506,11 @@ func newCmdEvidenceRank(o *evidenceOptions) *cobra.Command {
 assembled earlier and kept longer under a tight budget. The rank must be
 free; 'evidence rebase' renumbers every file.`,
 		Example: `  ctxpack evidence rank 100_flow_sh 50`,
-		Args:    cobra.ExactArgs(2),
+		Args:    cmdutil.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rank, err := evidence.ParseRank(args[1])
 			if err != nil {
-				return usageError{err}
+				return cmdutil.WrapUsage(err)
 			}
 			_, ws, err := o.open(true)
 			if err != nil {
@@ -542,7 +543,7 @@ func newCmdEvidenceRebase(o *evidenceOptions) *cobra.Command {
 010, 020… for ranks below 100 and 100, 110, 120… from 100 (closer together
 when a band holds more files than fit ten apart). Nothing is renamed when
 the ranks are so already.`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, ws, err := o.open(true)
 			if err != nil {
@@ -575,7 +576,7 @@ func newCmdEvidenceRemove(o *evidenceOptions) *cobra.Command {
 		Use:     "remove ID...",
 		Aliases: []string{"rm"},
 		Short:   "Delete workspace files",
-		Args:    cobra.MinimumNArgs(1),
+		Args:    cmdutil.MinimumArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, ws, err := o.open(true)
 			if err != nil {
@@ -610,11 +611,11 @@ on. A new focus replaces the previous one: what that turned off is
 weighed again. When nothing is relevant, nothing changes.`,
 		Example: `  ctxpack evidence focus "error handling"
   ctxpack evidence focus off`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cmdutil.MinimumArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args, " ")
 			if top <= 0 {
-				return usagef("--top must be positive (got %d)", top)
+				return cmdutil.Usagef("--top must be positive (got %d)", top)
 			}
 			p, ws, err := o.open(true)
 			if err != nil {
@@ -676,7 +677,7 @@ that other workspace files define; and the names it uses that the project
 defines where no workspace file reaches (evidence that may be missing).
 Names defined in more than three places are not followed.`,
 		Example: `  ctxpack evidence deps 100_flow_sh`,
-		Args:    cobra.ExactArgs(1),
+		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.g.textOrJSON("evidence deps"); err != nil {
 				return err
@@ -740,7 +741,7 @@ changed (the span's text is not what was added), or missing (the file is
 gone, or the span now ends past it). It exits 1 when any is stale, so it can
 guard a script. Files written by hand or from text have no source to
 compare; links read their file afresh and are never stale.`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.g.textOrJSON("evidence stale"); err != nil {
 				return err
@@ -769,7 +770,7 @@ compare; links read their file afresh and are never stale.`,
 				fmt.Fprintf(o.ios.Out, "%d stale of %d checked (%d without a source, %d links)\n", len(rep.Stale), rep.Checked, rep.Untracked, rep.Links)
 			}
 			if len(rep.Stale) > 0 {
-				return silentError{1}
+				return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 			}
 			return nil
 		},
@@ -787,7 +788,7 @@ order, relative to the current directory (--absolute for absolute paths);
 FLOW_DIR, the folder that holds the workspace and build/.`,
 		Example: `  eval "$(ctxpack evidence env)"
   grep -n "func" "$e1"; diff "$e1" "$e3"`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, ws, err := o.open(true)
 			if err != nil {
@@ -862,7 +863,7 @@ The same workspace gives the same bytes, wherever it is.`,
 		Example: `  ctxpack evidence assemble --budget 8000
   ctxpack evidence assemble --overflow truncate --flow-id fix-parser
   ctxpack evidence assemble --dry-run | less`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, ws, res, err := o.assembleFor(cmd.Context())
 			if err != nil {
@@ -899,7 +900,7 @@ The same workspace gives the same bytes, wherever it is.`,
 func exportEvidence(ios *IOStreams, p *ctxpack.Project, dir string, plan *ctxpack.Plan) error {
 	ws, err := p.Workspace(dir)
 	if err != nil {
-		return usageError{err}
+		return cmdutil.WrapUsage(err)
 	}
 	rep, err := p.ExportEvidence(ws, plan)
 	if err != nil {

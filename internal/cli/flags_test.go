@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 )
 
 // TestAssembleFlags checks flags → options, with the run seam capturing
@@ -78,8 +80,8 @@ func TestAssembleFlags(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
 				}
-				if code := exitCode(err, ios); code != exitUsage {
-					t.Errorf("exit code %d, want %d", code, exitUsage)
+				if code := exitCode(err, ios); code != cmdutil.ExitUsage {
+					t.Errorf("exit code %d, want %d", code, cmdutil.ExitUsage)
 				}
 				return
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/cobra"
@@ -150,7 +151,7 @@ func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *co
 		Example: `  ctxpack index
   ctxpack index --status
   ctxpack -C $(go env GOROOT)/src index --index /tmp/goroot.db`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -169,7 +170,7 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 		return err
 	}
 	if o.g.format == "json" && !o.status {
-		return usagef("index: --format json goes with --status")
+		return cmdutil.Usagef("index: --format json goes with --status")
 	}
 	oi, err := openIndex(o.g, o.ios, o.flags, o.status)
 	if err != nil {

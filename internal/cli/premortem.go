@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +40,7 @@ func newCmdPremortem(g *globals, ios *IOStreams, runF func(*premortemOptions) er
 		Example: `  ctxpack premortem debugging
   ctxpack premortem debugging --strategy systematic-elimination --budget 2000
   ctxpack premortem feature --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.domain = args[0]
 			if runF != nil {

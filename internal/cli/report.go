@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
@@ -48,7 +49,7 @@ func newCmdReport(g *globals, ios *IOStreams, runF func(*reportOptions) error) *
 		Example: `  ctxpack report
   ctxpack report --last 1 --format json
   ctxpack context "invoice rounding" --budget 4000 > ctx.txt && ctxpack report --last 1`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -65,7 +66,7 @@ func reportRun(o *reportOptions) error {
 		return err
 	}
 	if o.last < 0 {
-		return usagef("report: --last must not be negative (got %d)", o.last)
+		return cmdutil.Usagef("report: --last must not be negative (got %d)", o.last)
 	}
 	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {

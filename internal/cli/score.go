@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +65,7 @@ func newCmdScore(g *globals, ios *IOStreams, runF func(*scoreOptions) error) *co
 		Example: `  ctxpack score src/billing/invoice/generator.py --task "invoice totals drift by a cent"
   ctxpack score internal/index/search.go --task TASK-042 --format json
   git log -1 --format=%B | ctxpack score cmd/main.go --task -`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			if runF != nil {
@@ -118,7 +119,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 		}
 	}
 	if strings.TrimSpace(o.task) == "" {
-		return usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
+		return cmdutil.Usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
 	}
 	p, err := o.g.openProject()
 	if err != nil {

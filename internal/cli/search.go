@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +67,7 @@ func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *
 		Example: `  ctxpack search "invoice total rounding"
   ctxpack search HTTPServer --files --k 5
   echo "why does the cache miss after a rename" | ctxpack search - --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.query = args[0]
 			if runF != nil {
@@ -90,7 +91,7 @@ func (o *searchOptions) validate() error {
 		return err
 	}
 	if o.k <= 0 {
-		return usagef("search: --k must be positive (got %d)", o.k)
+		return cmdutil.Usagef("search: --k must be positive (got %d)", o.k)
 	}
 	if o.query == "-" {
 		var err error
@@ -99,7 +100,7 @@ func (o *searchOptions) validate() error {
 		}
 	}
 	if strings.TrimSpace(o.query) == "" {
-		return usagef("search: the query is empty")
+		return cmdutil.Usagef("search: the query is empty")
 	}
 	return nil
 }

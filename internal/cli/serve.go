@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/mcpserver"
 	"github.com/spf13/cobra"
 )
@@ -72,7 +73,7 @@ func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *co
   ctxpack serve --http 127.0.0.1:8765             # http://127.0.0.1:8765/mcp
   ctxpack serve --http 0.0.0.0:8765 --token-file ~/.config/ctxpack/token
   ctxpack serve --read-only -C ~/src/billing`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -96,7 +97,7 @@ func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *co
 func (o *serveOptions) logger() (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
-		return nil, usagef("serve: --log-level must be debug, info, warn or error (got %q)", o.logLevel)
+		return nil, cmdutil.Usagef("serve: --log-level must be debug, info, warn or error (got %q)", o.logLevel)
 	}
 	ho := &slog.HandlerOptions{Level: level}
 	switch o.logFormat {
@@ -105,7 +106,7 @@ func (o *serveOptions) logger() (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(o.ios.ErrOut, ho)), nil
 	}
-	return nil, usagef("serve: --log-format must be text or json (got %q)", o.logFormat)
+	return nil, cmdutil.Usagef("serve: --log-format must be text or json (got %q)", o.logFormat)
 }
 
 // token reads the bearer token from --token-file.
@@ -114,25 +115,25 @@ func (o *serveOptions) token() (string, error) {
 		return "", nil
 	}
 	if o.http == "" {
-		return "", usagef("serve: --token-file protects the HTTP endpoint; give --http too")
+		return "", cmdutil.Usagef("serve: --token-file protects the HTTP endpoint; give --http too")
 	}
 	data, err := os.ReadFile(o.tokenFile)
 	if err != nil {
-		return "", usagef("serve: --token-file: %v", err)
+		return "", cmdutil.Usagef("serve: --token-file: %v", err)
 	}
 	tok := strings.TrimSpace(string(data))
 	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
-		return "", usagef("serve: --token-file %s must hold one token on one line (for example: openssl rand -hex 32 > %s)", o.tokenFile, o.tokenFile)
+		return "", cmdutil.Usagef("serve: --token-file %s must hold one token on one line (for example: openssl rand -hex 32 > %s)", o.tokenFile, o.tokenFile)
 	}
 	return tok, nil
 }
 
 func serveRun(ctx context.Context, o *serveOptions) error {
 	if o.g.format != "" || o.g.budget != 0 || o.g.window != 0 || o.g.tokenizer != "" || o.g.reserves != "" {
-		return usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
+		return cmdutil.Usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
 	}
 	if o.timeout <= 0 || o.maxRequestBytes <= 0 || o.maxBudget <= 0 || o.maxConcurrent < 0 {
-		return usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
+		return cmdutil.Usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
 	}
 	log, err := o.logger()
 	if err != nil {
@@ -145,7 +146,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	addr := ""
 	if o.http != "" {
 		if addr, err = mcpserver.ListenAddr(o.http, tok != ""); err != nil {
-			return usageError{err}
+			return cmdutil.WrapUsage(err)
 		}
 	}
 	base, err := o.g.base()

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -79,7 +80,7 @@ func flagError(command string, err error, names map[string]string) error {
 	if !ok {
 		name = ve.Field
 	}
-	return usagef("%s: %s %s", command, name, ve.Msg)
+	return cmdutil.Usagef("%s: %s %s", command, name, ve.Msg)
 }
 
 // rowKind is what show and rm need to know of a kind of row.
@@ -112,7 +113,7 @@ type itemOptions struct {
 func (o *itemOptions) id() (int64, error) {
 	id, err := ctxpack.ParseItemID(o.kind.name, o.arg)
 	if err != nil {
-		return 0, usageError{err}
+		return 0, cmdutil.WrapUsage(err)
 	}
 	return id, nil
 }
@@ -147,7 +148,7 @@ func newCmdRow(g *globals, ios *IOStreams, k *rowKind, use string, run func(cont
 	o := &itemOptions{storeOptions: storeOptions{g, ios}, kind: k}
 	return &cobra.Command{
 		Use:  use,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.arg = args[0]
 			if runF != nil {
@@ -262,7 +263,7 @@ func newCmdMemory(g *globals, ios *IOStreams) *cobra.Command {
   ctxpack memory show 42
   ctxpack memory rm memory:42
   ctxpack context "invoice rounding" --sources memories,code`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
@@ -299,7 +300,7 @@ usage error (exit 2) naming the flag.`,
 		Example: `  ctxpack memory add "invoice totals are integers of cents"
   ctxpack memory add "prefer table tests" --category preference --importance 0.3
   ctxpack memory add - --category error < traceback.txt`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.text = args[0]
 			if flagChanged(cmd.Flags(), "importance") {
@@ -321,7 +322,7 @@ func memoryAddRun(ctx context.Context, o *memoryAddOptions) error {
 	importance := -1.0 // the store's default
 	if o.importance != nil {
 		if importance = *o.importance; !(importance >= 0 && importance <= 1) {
-			return usagef("%s: --importance must be from 0 to 1 (got %s)", command, formatFloat(importance))
+			return cmdutil.Usagef("%s: --importance must be from 0 to 1 (got %s)", command, formatFloat(importance))
 		}
 	}
 	text, err := o.readText(command, o.text)
@@ -362,7 +363,7 @@ prints them whole, as a JSON array of the objects 'memory show' prints.
 An empty list prints nothing (and a note on standard error).`,
 		Example: `  ctxpack memory list
   ctxpack memory list --category decision --format json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -458,7 +459,7 @@ func newCmdExperience(g *globals, ios *IOStreams) *cobra.Command {
   ctxpack experience list --domain debugging --outcome falsified
   ctxpack experience show 12
   ctxpack premortem debugging`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
@@ -538,7 +539,7 @@ flag.`,
       --goal "find the flaky test" --hypothesis "test order matters" \
       --action "ran the suite shuffled" --prediction "it fails shuffled" \
       --outcome confirmed --result "it failed on seed 7" --confidence silver`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, f := range experienceFlags {
 				if flagChanged(cmd.Flags(), f.flag) {
@@ -568,7 +569,7 @@ flag.`,
 func (o *experienceAddOptions) experience() (store.Experience, error) {
 	const command = "experience add"
 	if slices.Contains(o.set, "iterations") && o.iterations < 1 {
-		return store.Experience{}, usagef("%s: --iterations must be a whole number from 1 (got %d)", command, o.iterations)
+		return store.Experience{}, cmdutil.Usagef("%s: --iterations must be a whole number from 1 (got %d)", command, o.iterations)
 	}
 	t := func(flag string) string { return strings.TrimSpace(*o.texts[flag]) }
 	e := store.Experience{
@@ -629,9 +630,9 @@ func experienceAddRun(ctx context.Context, o *experienceAddOptions) error {
 	var es []store.Experience
 	switch {
 	case o.file != "" && len(o.set) > 0:
-		return usagef("%s: give --file or the experience's flags, not both (--file with --%s)", command, o.set[0])
+		return cmdutil.Usagef("%s: give --file or the experience's flags, not both (--file with --%s)", command, o.set[0])
 	case o.file == "" && len(o.set) == 0:
-		return usagef("%s: give the experience's flags (--domain, --goal, --hypothesis, --action, --prediction, --outcome, --result, …) or a YAML file of experiences (--file FILE)", command)
+		return cmdutil.Usagef("%s: give the experience's flags (--domain, --goal, --hypothesis, --action, --prediction, --outcome, --result, …) or a YAML file of experiences (--file FILE)", command)
 	case o.file != "":
 		var err error
 		if es, err = o.experiences(); err != nil {
@@ -690,7 +691,7 @@ value. --format json prints them whole, as a JSON array of the objects
 standard error).`,
 		Example: `  ctxpack experience list
   ctxpack experience list --domain debugging --outcome falsified --format json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -809,7 +810,7 @@ func newCmdValue(g *globals, ios *IOStreams) *cobra.Command {
   ctxpack values derive --axis root_cause --add
   ctxpack value list --axis full
   ctxpack value rm value:3`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
@@ -859,7 +860,7 @@ domain's values by them. A bad value is a usage error (exit 2) naming the
 flag.`,
 		Example: `  ctxpack value add "convert currencies after summing" --axis full --tag billing,debugging
   ctxpack value add "bisect before reading code" --axis strategy --tag debugging --tag bisect`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.text = args[0]
 			if runF != nil {
@@ -876,7 +877,7 @@ flag.`,
 func valueAddRun(ctx context.Context, o *valueAddOptions) error {
 	const command = "value add"
 	if o.axis == "" {
-		return usagef("%s: --axis is required: full, strategy, surprise or root_cause", command)
+		return cmdutil.Usagef("%s: --axis is required: full, strategy, surprise or root_cause", command)
 	}
 	axis, err := parseAxis(command, o.axis)
 	if err != nil {
@@ -920,7 +921,7 @@ whole, as a JSON array of the objects 'value show' prints. An empty list
 prints nothing (and a note on standard error).`,
 		Example: `  ctxpack value list
   ctxpack value list --axis root_cause --format json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -1013,7 +1014,7 @@ func newCmdValueDerive(g *globals, ios *IOStreams, runF func(*valueDeriveOptions
 		Short:   "Propose values from clusters of alike experiences (--add stores them)",
 		Long:    valueDeriveLong,
 		Example: "  ctxpack values derive\n  ctxpack values derive --axis root_cause --min-size 4 --threshold 0.3\n  ctxpack values derive --add --format json",
-		Args:    cobra.NoArgs,
+		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -1048,10 +1049,10 @@ func valueDeriveRun(ctx context.Context, o *valueDeriveOptions) error {
 		return err
 	}
 	if o.minSize < 1 {
-		return usagef("%s: --min-size must be a whole number from 1 (got %d)", command, o.minSize)
+		return cmdutil.Usagef("%s: --min-size must be a whole number from 1 (got %d)", command, o.minSize)
 	}
 	if !(o.threshold > 0 && o.threshold <= 1) {
-		return usagef("%s: --threshold must be above 0 and at most 1 (got %s)", command, formatFloat(o.threshold))
+		return cmdutil.Usagef("%s: --threshold must be above 0 and at most 1 (got %s)", command, formatFloat(o.threshold))
 	}
 	st, err := o.open(command, !o.add)
 	if err != nil {

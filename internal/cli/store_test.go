@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -79,7 +80,7 @@ func TestStoreFlags(t *testing.T) {
 		t.Errorf("value show value:7: id %d, %v", id, err)
 	}
 	item.arg = "memory:7"
-	if _, err := item.id(); err == nil || exitCode(err, &IOStreams{ErrOut: &bytes.Buffer{}}) != exitUsage {
+	if _, err := item.id(); err == nil || exitCode(err, &IOStreams{ErrOut: &bytes.Buffer{}}) != cmdutil.ExitUsage {
 		t.Errorf("value show memory:7: %v, want a usage error", err)
 	}
 }

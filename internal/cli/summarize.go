@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/spf13/cobra"
 )
@@ -57,7 +58,7 @@ func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) er
   ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --level summary
   ctxpack summarize README.md --level meta --format json
   ctxpack summarize big.py --level summary --cache`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			if runF != nil {
@@ -77,7 +78,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 		return err
 	}
 	if _, err := pack.ParseLevel(o.level); err != nil {
-		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
+		return cmdutil.Usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
 	}
 	p, err := o.g.openProjectWarn(o.ios)
 	if err != nil {

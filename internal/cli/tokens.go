@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ ill-formed byte sequence replaced by one U+FFFD, as browsers and Node.js
 decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cmdutil.MinimumArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = args
 			if runF != nil {
@@ -53,7 +54,7 @@ func tokensRun(ctx context.Context, o *tokensOptions) error {
 	}
 	tok, err := tokenizer.Get(name)
 	if err != nil {
-		return usageError{err}
+		return cmdutil.WrapUsage(err)
 	}
 	base, err := o.g.base()
 	if err != nil {
@@ -106,7 +107,7 @@ func tokensRun(ctx context.Context, o *tokensOptions) error {
 		return err
 	}
 	if failed > 0 {
-		return silentError{exitFailure}
+		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }

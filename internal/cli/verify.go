@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -32,7 +33,7 @@ TARGET and the flags are those of 'ctxpack context'.`,
 		Example: `  ctxpack verify TASK-042 --budget 4000
   ctxpack verify . --budget 8000
   ctxpack verify internal/ --tokenizer cl100k_base --overflow truncate`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.target = args[0]
 			if runF != nil {
@@ -143,8 +144,8 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 			msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stderr.String()), "Run 'ctxpack --help' for usage."))
 			msg = strings.TrimPrefix(msg, "ctxpack: ")
 			var ee *exec.ExitError
-			if errors.As(err, &ee) && ee.ExitCode() == exitUsage {
-				return usageError{errors.New(msg)}
+			if errors.As(err, &ee) && ee.ExitCode() == cmdutil.ExitUsage {
+				return cmdutil.WrapUsage(errors.New(msg))
 			}
 			return fmt.Errorf("verify: run with %s failed (%v): %s", label, err, msg)
 		}
@@ -160,7 +161,7 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 		return nil
 	}
 	fmt.Fprintf(o.ios.Out, "verify: FAILED: the runs differ\n  %s: %s\n  %s: %s\n  %s\n", a.label, a.plan.Digest, b.label, b.plan.Digest, firstDifference(a.plan, b.plan))
-	return silentError{exitFailure}
+	return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 }
 
 // firstDifference names the first part where two plans differ.

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ func newCmdVersion(ios *IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := fmt.Fprintln(ios.Out, versionString())
 			return err
