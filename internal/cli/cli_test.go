@@ -33,7 +33,7 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := Run(t.Context(), tc.args, &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+			code := Run(t.Context(), tc.args, &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 			want := "ctxpack: " + tc.msg + "\nRun 'ctxpack --help' for usage.\n"
 			if code != cmdutil.ExitUsage || errOut.String() != want || out.Len() > 0 {
 				t.Errorf("exit %d, stderr %q, stdout %q; want exit 2, stderr %q", code, errOut.String(), out.String(), want)
@@ -47,7 +47,7 @@ func TestUsageErrors(t *testing.T) {
 // the groups have one (without it cobra's own check of the root's
 // subcommands would answer, untyped).
 func TestArgsTyped(t *testing.T) {
-	ios := &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+	ios := &cmdutil.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Args == nil && (!c.HasParent() || c.HasSubCommands()) {
@@ -64,5 +64,5 @@ func TestArgsTyped(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRoot(&globals{}, ios))
+	walk(newRoot(cmdutil.NewFactory(ios)))
 }

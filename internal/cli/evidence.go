@@ -23,20 +23,21 @@ import (
 
 // evidenceOptions are what every evidence command holds.
 type evidenceOptions struct {
-	g        *globals
-	ios      *IOStreams
+	g        *cmdutil.Globals
+	ios      *cmdutil.IOStreams
+	project  func() (*ctxpack.Project, error)
 	dir      string // --ctx
 	overflow string
 	depth    string
 	flowID   string
-	index    indexFlags
+	index    cmdutil.IndexFlags
 	noUpdate bool
 }
 
 // open opens the project (printing its configuration's warnings) and the
 // workspace; exists requires the workspace to be there.
 func (o *evidenceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspace, error) {
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.project()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,13 +67,13 @@ func evidenceAdvice(err error) error {
 
 // request is the assembly request of the global flags and --overflow.
 func (o *evidenceOptions) request() (ctxpack.Request, error) {
-	req := ctxpack.Request{Budget: o.g.budget, Window: o.g.window, Tokenizer: o.g.tokenizer, Overflow: o.overflow, Depth: o.depth}
+	req := ctxpack.Request{Budget: o.g.Budget, Window: o.g.Window, Tokenizer: o.g.Tokenizer, Overflow: o.overflow, Depth: o.depth}
 	switch o.depth {
 	case "", "meta", "stub", "full":
 	default:
 		return req, cmdutil.Usagef("--depth must be meta or full: evidence is shown whole or as a stub (got %q)", o.depth)
 	}
-	return req, o.g.budgetFlags(&req)
+	return req, o.g.BudgetFlags(&req)
 }
 
 func (o *evidenceOptions) addAssembleFlags(fs *pflag.FlagSet) {
@@ -111,8 +112,8 @@ tokens and status, the totals and ctx_digest) beside the workspace, fitted
 to the budget: the highest-ranked evidence gives way first, system and user
 files never.`
 
-func newCmdEvidence(g *globals, ios *IOStreams) *cobra.Command {
-	o := &evidenceOptions{g: g, ios: ios}
+func newCmdEvidence(f *cmdutil.Factory) *cobra.Command {
+	o := &evidenceOptions{g: f.Globals, ios: f.IOStreams, project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:     "evidence",
 		Aliases: []string{"ev"},
@@ -170,7 +171,7 @@ active file, and its share of the budget.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ar.Selector = args[0]
 			rank := -1
-			if flagChanged(cmd.Flags(), "rank") {
+			if cmd.Flags().Changed("rank") {
 				r, err := evidence.ParseRank(cmd.Flag("rank").Value.String())
 				if err != nil {
 					return cmdutil.Usagef("--rank: %w", err)
@@ -187,7 +188,7 @@ active file, and its share of the budget.`,
 				return cmdutil.Usagef("--kind %q must be 1 to 64 of A-Z a-z 0-9 _ -", ar.Kind)
 			}
 			if ar.Selector == "-" {
-				text, err := readStdin(o.ios, "evidence add", "text")
+				text, err := o.ios.ReadStdin("evidence add", "text")
 				if err != nil {
 					return err
 				}
@@ -220,8 +221,8 @@ func evidenceAddRun(ctx context.Context, o *evidenceOptions, ar ctxpack.AddReque
 	}
 	o.ios.WarnAll(a.Warnings)
 	plan := a.Total.Plan
-	if o.g.format == "json" {
-		return writeJSON(o.ios.Out, map[string]any{
+	if o.g.Format == "json" {
+		return cmdutil.WriteJSON(o.ios.Out, map[string]any{
 			"added": a.Path, "rank": evidence.RankString(a.Entry.Rank), "kind": a.Entry.Kind, "role": a.Entry.Role,
 			"state": a.Entry.State, "bytes": a.Bytes, "tokens": a.Tokens,
 			"total_bytes": plan.TotalBytes, "total_tokens": plan.TotalTokens, "budget": plan.Budget,
@@ -290,21 +291,21 @@ prompt. --format json prints the plan (as 'evidence plan').`,
 // showPlan assembles the workspace and prints the plan under --format
 // json, else what text writes.
 func (o *evidenceOptions) showPlan(ctx context.Context, command string, text func(io.Writer, *ctxpack.Workspace, *ctxpack.EvidenceResult) error) error {
-	if err := o.g.textOrJSON(command); err != nil {
+	if err := o.g.TextOrJSON(command); err != nil {
 		return err
 	}
 	_, ws, res, err := o.assembleFor(ctx)
 	if err != nil {
 		return err
 	}
-	if o.g.format == "json" {
+	if o.g.Format == "json" {
 		return writePlan(o.ios, res)
 	}
 	o.ios.WarnAll(res.Plan.Warnings)
 	return text(o.ios.Out, ws, res)
 }
 
-func writePlan(ios *IOStreams, res *ctxpack.EvidenceResult) error {
+func writePlan(ios *cmdutil.IOStreams, res *ctxpack.EvidenceResult) error {
 	data, err := res.PlanJSON()
 	if err != nil {
 		return err
@@ -636,7 +637,7 @@ weighed again. When nothing is relevant, nothing changes.`,
 				}
 				return nil
 			}
-			idx, done := o.index.updateOptions(o.ios, o.noUpdate)
+			idx, done := o.index.UpdateOptions(o.ios, o.noUpdate)
 			defer done()
 			rep, err := p.FocusEvidence(cmd.Context(), ws, query, top, idx)
 			done()
@@ -661,7 +662,7 @@ weighed again. When nothing is relevant, nothing changes.`,
 		},
 	}
 	cmd.Flags().IntVar(&top, "top", 20, "how many of the query's best hits count (`N`)")
-	o.index.add(cmd.Flags())
+	o.index.Add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.noUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
 	return cmd
 }
@@ -679,14 +680,14 @@ Names defined in more than three places are not followed.`,
 		Example: `  ctxpack evidence deps 100_flow_sh`,
 		Args:    cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.g.textOrJSON("evidence deps"); err != nil {
+			if err := o.g.TextOrJSON("evidence deps"); err != nil {
 				return err
 			}
 			p, ws, err := o.open(true)
 			if err != nil {
 				return err
 			}
-			idx, done := o.index.updateOptions(o.ios, o.noUpdate)
+			idx, done := o.index.UpdateOptions(o.ios, o.noUpdate)
 			defer done()
 			d, err := p.EvidenceDeps(cmd.Context(), ws, args[0], idx)
 			done()
@@ -694,8 +695,8 @@ Names defined in more than three places are not followed.`,
 				return err
 			}
 			o.ios.WarnAll(d.Warnings)
-			if o.g.format == "json" {
-				return writeJSON(o.ios.Out, d)
+			if o.g.Format == "json" {
+				return cmdutil.WriteJSON(o.ios.Out, d)
 			}
 			w := o.ios.Out
 			src := ""
@@ -719,7 +720,7 @@ Names defined in more than three places are not followed.`,
 			return nil
 		},
 	}
-	o.index.add(cmd.Flags())
+	o.index.Add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.noUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
 	return cmd
 }
@@ -743,7 +744,7 @@ guard a script. Files written by hand or from text have no source to
 compare; links read their file afresh and are never stale.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.g.textOrJSON("evidence stale"); err != nil {
+			if err := o.g.TextOrJSON("evidence stale"); err != nil {
 				return err
 			}
 			p, ws, err := o.open(true)
@@ -755,8 +756,8 @@ compare; links read their file afresh and are never stale.`,
 				return err
 			}
 			o.ios.WarnAll(rep.Warnings)
-			if o.g.format == "json" {
-				if err := writeJSON(o.ios.Out, rep); err != nil {
+			if o.g.Format == "json" {
+				if err := cmdutil.WriteJSON(o.ios.Out, rep); err != nil {
 					return err
 				}
 			} else {
@@ -799,7 +800,7 @@ FLOW_DIR, the folder that holds the workspace and build/.`,
 				return err
 			}
 			o.ios.WarnAll(warnings)
-			base, err := o.g.base()
+			base, err := o.g.Base()
 			if err != nil {
 				return err
 			}
@@ -897,7 +898,7 @@ The same workspace gives the same bytes, wherever it is.`,
 
 // exportEvidence writes an assembly into a new workspace (context
 // --to-evidence DIR).
-func exportEvidence(ios *IOStreams, p *ctxpack.Project, dir string, plan *ctxpack.Plan) error {
+func exportEvidence(ios *cmdutil.IOStreams, p *ctxpack.Project, dir string, plan *ctxpack.Plan) error {
 	ws, err := p.Workspace(dir)
 	if err != nil {
 		return cmdutil.WrapUsage(err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,30 +28,31 @@ import (
 
 // storeOptions are what every store command holds.
 type storeOptions struct {
-	g   *globals
-	ios *IOStreams
+	g       *cmdutil.Globals
+	ios     *cmdutil.IOStreams
+	project func() (*ctxpack.Project, error)
 }
 
 // open checks --format for command and opens the project's store;
 // readOnly for a command that only reads, where a missing store is empty
 // and nothing is created.
 func (o *storeOptions) open(command string, readOnly bool) (*store.Store, error) {
-	if err := o.g.textOrJSON(command); err != nil {
+	if err := o.g.TextOrJSON(command); err != nil {
 		return nil, err
 	}
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.project()
 	if err != nil {
 		return nil, err
 	}
 	return p.OpenStore(readOnly)
 }
 
-func (o *storeOptions) json() bool { return o.g.format == "json" }
+func (o *storeOptions) json() bool { return o.g.Format == "json" }
 
 // print writes the JSON of view under --format json, else the text.
 func (o *storeOptions) print(view any, text string) error {
 	if o.json() {
-		return writeJSON(o.ios.Out, view)
+		return cmdutil.WriteJSON(o.ios.Out, view)
 	}
 	_, err := io.WriteString(o.ios.Out, text)
 	return err
@@ -62,7 +64,7 @@ func (o *storeOptions) readText(command, arg string) (string, error) {
 	if arg != "-" {
 		return strings.TrimSpace(arg), nil
 	}
-	s, err := readStdin(o.ios, command, "text")
+	s, err := o.ios.ReadStdin(command, "text")
 	return strings.TrimSpace(s), err
 }
 
@@ -118,8 +120,8 @@ func (o *itemOptions) id() (int64, error) {
 	return id, nil
 }
 
-func newCmdRowShow(g *globals, ios *IOStreams, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
-	cmd := newCmdRow(g, ios, k, "show ID", rowShowRun, runF)
+func newCmdRowShow(f *cmdutil.Factory, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
+	cmd := newCmdRow(f, k, "show ID", rowShowRun, runF)
 	cmd.Short = "Print one " + k.name + ", every field it has"
 	cmd.Long = fmt.Sprintf(`Print every field the %[1]s ID has, given as its number (42) or its key
 (%[1]s:42), one "field: value" line each; a text of several lines goes on
@@ -130,8 +132,8 @@ not hold is a failure (exit 1).`, k.name)
 	return cmd
 }
 
-func newCmdRowRemove(g *globals, ios *IOStreams, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
-	cmd := newCmdRow(g, ios, k, "rm ID", rowRemoveRun, runF)
+func newCmdRowRemove(f *cmdutil.Factory, k *rowKind, runF func(*itemOptions) error) *cobra.Command {
+	cmd := newCmdRow(f, k, "rm ID", rowRemoveRun, runF)
 	cmd.Aliases = []string{"remove"}
 	cmd.Short = "Remove one " + k.name + " from the store"
 	cmd.Long = fmt.Sprintf(`Remove the %[1]s ID, given as its number (42) or its key (%[1]s:42),
@@ -144,8 +146,8 @@ the store does not hold is a failure (exit 1).`, k.name)
 
 // newCmdRow is a command over the one row of kind k that its argument
 // names (show, rm): run runs it, unless runF is given.
-func newCmdRow(g *globals, ios *IOStreams, k *rowKind, use string, run func(context.Context, *itemOptions) error, runF func(*itemOptions) error) *cobra.Command {
-	o := &itemOptions{storeOptions: storeOptions{g, ios}, kind: k}
+func newCmdRow(f *cmdutil.Factory, k *rowKind, use string, run func(context.Context, *itemOptions) error, runF func(*itemOptions) error) *cobra.Command {
+	o := &itemOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}, kind: k}
 	return &cobra.Command{
 		Use:  use,
 		Args: cmdutil.ExactArgs(1),
@@ -251,7 +253,7 @@ var memoryKind = &rowKind{
 	},
 }
 
-func newCmdMemory(g *globals, ios *IOStreams) *cobra.Command {
+func newCmdMemory(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "memory",
 		Aliases: []string{"memories"},
@@ -267,10 +269,10 @@ func newCmdMemory(g *globals, ios *IOStreams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
-		newCmdMemoryAdd(g, ios, nil),
-		newCmdMemoryList(g, ios, nil),
-		newCmdRowShow(g, ios, memoryKind, nil),
-		newCmdRowRemove(g, ios, memoryKind, nil),
+		newCmdMemoryAdd(f, nil),
+		newCmdMemoryList(f, nil),
+		newCmdRowShow(f, memoryKind, nil),
+		newCmdRowRemove(f, memoryKind, nil),
 	)
 	return cmd
 }
@@ -282,8 +284,8 @@ type memoryAddOptions struct {
 	importance *float64 // nil when --importance is not given
 }
 
-func newCmdMemoryAdd(g *globals, ios *IOStreams, runF func(*memoryAddOptions) error) *cobra.Command {
-	o := &memoryAddOptions{storeOptions: storeOptions{g, ios}}
+func newCmdMemoryAdd(f *cmdutil.Factory, runF func(*memoryAddOptions) error) *cobra.Command {
+	o := &memoryAddOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	var importance float64
 	cmd := &cobra.Command{
 		Use:   "add TEXT|-",
@@ -303,7 +305,7 @@ usage error (exit 2) naming the flag.`,
 		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.text = args[0]
-			if flagChanged(cmd.Flags(), "importance") {
+			if cmd.Flags().Changed("importance") {
 				o.importance = &importance
 			}
 			if runF != nil {
@@ -350,8 +352,8 @@ type memoryListOptions struct {
 	category string
 }
 
-func newCmdMemoryList(g *globals, ios *IOStreams, runF func(*memoryListOptions) error) *cobra.Command {
-	o := &memoryListOptions{storeOptions: storeOptions{g, ios}}
+func newCmdMemoryList(f *cmdutil.Factory, runF func(*memoryListOptions) error) *cobra.Command {
+	o := &memoryListOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -445,7 +447,7 @@ var experienceKind = &rowKind{
 	},
 }
 
-func newCmdExperience(g *globals, ios *IOStreams) *cobra.Command {
+func newCmdExperience(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "experience",
 		Aliases: []string{"experiences"},
@@ -463,10 +465,10 @@ func newCmdExperience(g *globals, ios *IOStreams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
-		newCmdExperienceAdd(g, ios, nil),
-		newCmdExperienceList(g, ios, nil),
-		newCmdRowShow(g, ios, experienceKind, nil),
-		newCmdRowRemove(g, ios, experienceKind, nil),
+		newCmdExperienceAdd(f, nil),
+		newCmdExperienceList(f, nil),
+		newCmdRowShow(f, experienceKind, nil),
+		newCmdRowRemove(f, experienceKind, nil),
 	)
 	return cmd
 }
@@ -500,8 +502,8 @@ type experienceAddOptions struct {
 	set        []string // the experience's flags that were given, in experienceFlags order
 }
 
-func newCmdExperienceAdd(g *globals, ios *IOStreams, runF func(*experienceAddOptions) error) *cobra.Command {
-	o := &experienceAddOptions{storeOptions: storeOptions{g, ios}, texts: map[string]*string{}}
+func newCmdExperienceAdd(f *cmdutil.Factory, runF func(*experienceAddOptions) error) *cobra.Command {
+	o := &experienceAddOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}, texts: map[string]*string{}}
 	cmd := &cobra.Command{
 		Use:   "add (--file FILE | --domain D --goal G ...)",
 		Short: "Add experiences, from flags or a YAML file",
@@ -542,7 +544,7 @@ flag.`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, f := range experienceFlags {
-				if flagChanged(cmd.Flags(), f.flag) {
+				if cmd.Flags().Changed(f.flag) {
 					o.set = append(o.set, f.flag)
 				}
 			}
@@ -595,13 +597,13 @@ func (o *experienceAddOptions) experiences() ([]store.Experience, error) {
 	name := o.file
 	if o.file == "-" {
 		name = "<stdin>"
-		s, err := readStdin(o.ios, command, "experiences")
+		s, err := o.ios.ReadStdin(command, "experiences")
 		if err != nil {
 			return nil, err
 		}
 		data = []byte(s)
 	} else {
-		base, err := o.g.base()
+		base, err := o.g.Base()
 		if err != nil {
 			return nil, err
 		}
@@ -676,8 +678,8 @@ type experienceListOptions struct {
 	domain, strategy, outcome string
 }
 
-func newCmdExperienceList(g *globals, ios *IOStreams, runF func(*experienceListOptions) error) *cobra.Command {
-	o := &experienceListOptions{storeOptions: storeOptions{g, ios}}
+func newCmdExperienceList(f *cmdutil.Factory, runF func(*experienceListOptions) error) *cobra.Command {
+	o := &experienceListOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -799,7 +801,7 @@ var valueKind = &rowKind{
 	},
 }
 
-func newCmdValue(g *globals, ios *IOStreams) *cobra.Command {
+func newCmdValue(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "value",
 		Aliases: []string{"values"},
@@ -814,11 +816,11 @@ func newCmdValue(g *globals, ios *IOStreams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(
-		newCmdValueAdd(g, ios, nil),
-		newCmdValueDerive(g, ios, nil),
-		newCmdValueList(g, ios, nil),
-		newCmdRowShow(g, ios, valueKind, nil),
-		newCmdRowRemove(g, ios, valueKind, nil),
+		newCmdValueAdd(f, nil),
+		newCmdValueDerive(f, nil),
+		newCmdValueList(f, nil),
+		newCmdRowShow(f, valueKind, nil),
+		newCmdRowRemove(f, valueKind, nil),
 	)
 	return cmd
 }
@@ -842,8 +844,8 @@ type valueAddOptions struct {
 	tags []string
 }
 
-func newCmdValueAdd(g *globals, ios *IOStreams, runF func(*valueAddOptions) error) *cobra.Command {
-	o := &valueAddOptions{storeOptions: storeOptions{g, ios}}
+func newCmdValueAdd(f *cmdutil.Factory, runF func(*valueAddOptions) error) *cobra.Command {
+	o := &valueAddOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	cmd := &cobra.Command{
 		Use:   "add TEXT|- --axis AXIS",
 		Short: "Add a value written by hand",
@@ -907,8 +909,8 @@ type valueListOptions struct {
 	axis string
 }
 
-func newCmdValueList(g *globals, ios *IOStreams, runF func(*valueListOptions) error) *cobra.Command {
-	o := &valueListOptions{storeOptions: storeOptions{g, ios}}
+func newCmdValueList(f *cmdutil.Factory, runF func(*valueListOptions) error) *cobra.Command {
+	o := &valueListOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -949,7 +951,7 @@ func valueListRun(ctx context.Context, o *valueListOptions) error {
 		return err
 	}
 	return listRows(&o.storeOptions, vs, ctxpack.ViewValue, func(v store.Value) []string {
-		return []string{ctxpack.ItemKey("value", v.ID), string(v.Axis), orDash(v.Cluster), orDash(strings.Join(v.Tags, ",")), v.Text}
+		return []string{ctxpack.ItemKey("value", v.ID), string(v.Axis), cmp.Or(v.Cluster, "-"), cmp.Or(strings.Join(v.Tags, ","), "-"), v.Text}
 	}, "values", "'ctxpack value add' or 'ctxpack value derive --add' adds them")
 }
 
@@ -1007,8 +1009,8 @@ value on its axis is not added again (a note on standard error says which).
 "value", the key of the value that holds it, and "added": true when this
 run added it.`
 
-func newCmdValueDerive(g *globals, ios *IOStreams, runF func(*valueDeriveOptions) error) *cobra.Command {
-	o := &valueDeriveOptions{storeOptions: storeOptions{g, ios}}
+func newCmdValueDerive(f *cmdutil.Factory, runF func(*valueDeriveOptions) error) *cobra.Command {
+	o := &valueDeriveOptions{storeOptions: storeOptions{f.Globals, f.IOStreams, f.ProjectWarn}}
 	cmd := &cobra.Command{
 		Use:     "derive",
 		Short:   "Propose values from clusters of alike experiences (--add stores them)",

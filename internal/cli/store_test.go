@@ -1,43 +1,27 @@
 package cli
 
 import (
-	"bytes"
-	"context"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/cli/clitest"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/spf13/cobra"
 )
-
-// runStoreCmd runs cmd, a store subcommand built with a run seam, under a
-// root that holds the global flags.
-func runStoreCmd(t *testing.T, g *globals, ios *IOStreams, cmd *cobra.Command, args ...string) error {
-	t.Helper()
-	root := &cobra.Command{Use: "ctxpack", SilenceUsage: true, SilenceErrors: true}
-	root.PersistentFlags().StringVar(&g.format, "format", "", "")
-	root.AddCommand(cmd)
-	root.SetArgs(append([]string{cmd.Name()}, args...))
-	root.SetOut(ios.Out)
-	root.SetErr(ios.ErrOut)
-	return root.ExecuteContext(context.Background())
-}
 
 // TestStoreFlags checks flags → options for the store's commands, with
 // the run seams capturing the options instead of running.
 func TestStoreFlags(t *testing.T) {
-	ios := &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
-
 	var ma *memoryAddOptions
-	g := &globals{}
-	if err := runStoreCmd(t, g, ios, newCmdMemoryAdd(g, ios, func(o *memoryAddOptions) error { ma = o; return nil }), "a fact"); err != nil {
+	f := clitest.Factory("")
+	if err := clitest.Run(f, newCmdMemoryAdd(f, func(o *memoryAddOptions) error { ma = o; return nil }), "add", "a fact"); err != nil {
 		t.Fatal(err)
 	}
 	if ma.text != "a fact" || ma.category != "" || ma.importance != nil {
 		t.Errorf("memory add defaults: %+v", ma)
 	}
-	g = &globals{}
-	if err := runStoreCmd(t, g, ios, newCmdMemoryAdd(g, ios, func(o *memoryAddOptions) error { ma = o; return nil }), "-", "--category", "decision", "--importance", "0"); err != nil {
+	f = clitest.Factory("")
+	if err := clitest.Run(f, newCmdMemoryAdd(f, func(o *memoryAddOptions) error { ma = o; return nil }), "add", "-", "--category", "decision", "--importance", "0"); err != nil {
 		t.Fatal(err)
 	}
 	if ma.text != "-" || ma.category != "decision" || ma.importance == nil || *ma.importance != 0 {
@@ -45,9 +29,9 @@ func TestStoreFlags(t *testing.T) {
 	}
 
 	var ea *experienceAddOptions
-	g = &globals{}
-	if err := runStoreCmd(t, g, ios, newCmdExperienceAdd(g, ios, func(o *experienceAddOptions) error { ea = o; return nil }),
-		"--lesson", " l ", "--domain", "debugging", "--root-cause", "rc", "--outcome", "falsified", "--iterations", "3"); err != nil {
+	f = clitest.Factory("")
+	if err := clitest.Run(f, newCmdExperienceAdd(f, func(o *experienceAddOptions) error { ea = o; return nil }),
+		"add", "--lesson", " l ", "--domain", "debugging", "--root-cause", "rc", "--outcome", "falsified", "--iterations", "3"); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(ea.set, ","); got != "domain,outcome,root-cause,lesson,iterations" {
@@ -63,8 +47,8 @@ func TestStoreFlags(t *testing.T) {
 	}
 
 	var vd *valueDeriveOptions
-	g = &globals{}
-	if err := runStoreCmd(t, g, ios, newCmdValueDerive(g, ios, func(o *valueDeriveOptions) error { vd = o; return nil }), "--format", "json"); err != nil {
+	f = clitest.Factory("")
+	if err := clitest.Run(f, newCmdValueDerive(f, func(o *valueDeriveOptions) error { vd = o; return nil }), "derive", "--format", "json"); err != nil {
 		t.Fatal(err)
 	}
 	if vd.minSize != 3 || vd.threshold != 0.2 || vd.add || vd.axis != "" || !vd.json() {
@@ -72,15 +56,15 @@ func TestStoreFlags(t *testing.T) {
 	}
 
 	var item *itemOptions
-	g = &globals{}
-	if err := runStoreCmd(t, g, ios, newCmdRowShow(g, ios, valueKind, func(o *itemOptions) error { item = o; return nil }), "value:7"); err != nil {
+	f = clitest.Factory("")
+	if err := clitest.Run(f, newCmdRowShow(f, valueKind, func(o *itemOptions) error { item = o; return nil }), "show", "value:7"); err != nil {
 		t.Fatal(err)
 	}
 	if id, err := item.id(); id != 7 || err != nil {
 		t.Errorf("value show value:7: id %d, %v", id, err)
 	}
 	item.arg = "memory:7"
-	if _, err := item.id(); err == nil || exitCode(err, &IOStreams{ErrOut: &bytes.Buffer{}}) != cmdutil.ExitUsage {
+	if _, err := item.id(); err == nil || !errors.As(err, new(cmdutil.UsageError)) {
 		t.Errorf("value show memory:7: %v, want a usage error", err)
 	}
 }

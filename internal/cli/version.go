@@ -28,13 +28,23 @@ func versionString() string {
 	return fmt.Sprintf("ctxpack %s (%s %s/%s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-func newCmdVersion(ios *IOStreams) *cobra.Command {
+// VersionOptions are the options of 'ctxpack version'.
+type VersionOptions struct {
+	IO *cmdutil.IOStreams
+}
+
+// NewCmdVersion is 'ctxpack version'.
+func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.Command {
+	o := &VersionOptions{IO: f.IOStreams}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintln(ios.Out, versionString())
+			if runF != nil {
+				return runF(o)
+			}
+			_, err := fmt.Fprintln(o.IO.Out, versionString())
 			return err
 		},
 	}
