@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/ctxpack/ctxpack/internal/cli/evidencecmd"
 	"github.com/spf13/pflag"
 )
 
@@ -231,7 +232,7 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	o.record(p, req, res)
 	if o.ToEvidence != "" {
 		o.IO.WarnAll(res.Plan.Warnings)
-		return exportEvidence(o.IO, p, o.ToEvidence, &res.Plan)
+		return evidencecmd.Export(o.IO, p, o.ToEvidence, &res.Plan)
 	}
 	return o.write(res)
 }

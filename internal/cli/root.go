@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/ctxpack/ctxpack/internal/cli/evidencecmd"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +61,7 @@ func newRoot(f *cmdutil.Factory) *cobra.Command {
 	add("assemble", NewCmdBudget(f, nil))
 	add("inspect", NewCmdScore(f, nil), NewCmdSummarize(f, nil), NewCmdReport(f, nil))
 	add("store", newCmdMemory(f), newCmdExperience(f), newCmdValue(f))
-	add("evidence", newCmdEvidence(f))
+	add("evidence", evidencecmd.NewCmdEvidence(f))
 	add("other", NewCmdServe(f, nil), NewCmdVersion(f, nil))
 	root.SetHelpCommandGroupID("other")
 	return root

@@ -81,6 +81,7 @@ func RunCases[O any](t *testing.T, cases []Case[O], newCmd NewCmd[O], place func
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
+			t.Helper()
 			got, f, err := Parse(newCmd, place, tc.Stdin, tc.Args)
 			if tc.WantErr != "" {
 				if err == nil || err.Error() != tc.WantErr || !errors.As(err, new(cmdutil.UsageError)) {
