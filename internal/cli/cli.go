@@ -4,10 +4,11 @@
 // NewCmdX(f, runF) that parses the command line into the Options, and a
 // run function; runF, when given, runs in its place, so that tests see the
 // Options the command line gave. The top-level commands have a file each
-// here, and so do memory, experience and value (store.go); the evidence
-// group is package evidencecmd, a file per subcommand; package cmdutil
-// holds what they share. All output goes through cmdutil.IOStreams; Run
-// returns the exit code, which exitCode alone decides.
+// here; the groups are a package each, with a file per subcommand:
+// evidencecmd (evidence) and storecmd (memory, experience, value).
+// Package cmdutil holds what they share. All output goes through
+// cmdutil.IOStreams; Run returns the exit code, which exitCode alone
+// decides.
 package cli
 
 import (

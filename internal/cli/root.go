@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/cli/evidencecmd"
+	"github.com/ctxpack/ctxpack/internal/cli/storecmd"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +61,7 @@ func newRoot(f *cmdutil.Factory) *cobra.Command {
 	add("inspect", NewCmdCheck(f, nil))
 	add("assemble", NewCmdBudget(f, nil))
 	add("inspect", NewCmdScore(f, nil), NewCmdSummarize(f, nil), NewCmdReport(f, nil))
-	add("store", newCmdMemory(f), newCmdExperience(f), newCmdValue(f))
+	add("store", storecmd.NewCmdMemory(f), storecmd.NewCmdExperience(f), storecmd.NewCmdValue(f))
 	add("evidence", evidencecmd.NewCmdEvidence(f))
 	add("other", NewCmdServe(f, nil), NewCmdVersion(f, nil))
 	root.SetHelpCommandGroupID("other")
