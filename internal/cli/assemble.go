@@ -48,6 +48,10 @@ type AssembleOptions struct {
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
 
+func assembleOptions(f *cmdutil.Factory) AssembleOptions {
+	return AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
+}
+
 func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Strategy, "strategy", "", "packing `STRATEGY`: greedy (documents by best part, parts in reading order),\ninterleaved (round-robin over documents), score (strictly by score)")
 	fs.StringVar(&o.Overflow, "overflow", "", "what happens to parts that do not fit: degrade (lower the\nlowest-priority parts first, then drop them), drop (keep the highest-priority\nparts whole), truncate (cut the first part that does not fit, with a marker),\nerror (fail with a report), allow (include everything, flag exceeded)")

@@ -62,7 +62,7 @@ then a summary:
 // NewCmdBudget is 'ctxpack budget TARGET|-': how an assembly's budget is
 // divided, and with --show-allocation where it went.
 func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Command {
-	o := &BudgetOptions{AssembleOptions: AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}}
+	o := &BudgetOptions{AssembleOptions: assembleOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "budget TARGET|-",
 		Short: "Show how the budget of an assembly is allocated, and where it went",

@@ -8,7 +8,7 @@ import (
 // NewCmdContext is 'ctxpack context TARGET|-': links, pack, retrieval and
 // sources mode, or an evidence workspace with --to-evidence.
 func NewCmdContext(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Command {
-	o := &AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
+	o := new(assembleOptions(f))
 	cmd := &cobra.Command{
 		Use:   "context TARGET|-",
 		Short: "Assemble the context for a task, a path or free text within the budget",

@@ -18,7 +18,8 @@ type ExplainOptions struct {
 
 // NewCmdExplain is 'ctxpack explain TASK-ID ARTIFACT-ID'.
 func NewCmdExplain(f *cmdutil.Factory, runF func(*ExplainOptions) error) *cobra.Command {
-	o := &ExplainOptions{AssembleOptions: AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}}
+	o := &ExplainOptions{AssembleOptions: assembleOptions(f)}
+	o.Project = f.ProjectWarn // prints the configuration's warnings
 	cmd := &cobra.Command{
 		Use:   "explain TASK-ID ARTIFACT-ID",
 		Short: "Say why an artifact is or is not in a task's context",

@@ -1,8 +1,5 @@
 package cli
 
-// The text formats of numbers and records that budget, report, score
-// and summarize share.
-
 import (
 	"fmt"
 	"strconv"
@@ -10,6 +7,9 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 )
+
+// The text formats of numbers and records that budget, report, score
+// and summarize share.
 
 // thousands writes n with a comma between groups of three digits.
 func thousands(n int) string {

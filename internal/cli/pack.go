@@ -8,7 +8,7 @@ import (
 // NewCmdPack is 'ctxpack pack [PATH...]': every file under the paths,
 // ranked by structure or by --query, fitted to the budget.
 func NewCmdPack(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Command {
-	o := &AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
+	o := new(assembleOptions(f))
 	cmd := &cobra.Command{
 		Use:   "pack [PATH...]",
 		Short: "Pack the files under paths into the budget",

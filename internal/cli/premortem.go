@@ -37,7 +37,7 @@ one.`
 // NewCmdPremortem is 'ctxpack premortem DOMAIN': a domain's past
 // failures, surprises, root causes and values, fitted to the budget.
 func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *cobra.Command {
-	o := &PremortemOptions{AssembleOptions: AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}}
+	o := &PremortemOptions{AssembleOptions: assembleOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "premortem DOMAIN",
 		Short: "Past failures, surprises, root causes and values for a domain",

@@ -21,7 +21,7 @@ import (
 // NewCmdVerify is 'ctxpack verify TARGET': the assembly of 'ctxpack
 // context TARGET' made twice, in two processes, and compared.
 func NewCmdVerify(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Command {
-	o := &AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
+	o := new(assembleOptions(f))
 	cmd := &cobra.Command{
 		Use:   "verify TARGET",
 		Short: "Prove an assembly is deterministic: run it twice, compare digests",
