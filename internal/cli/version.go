@@ -44,8 +44,12 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 			if runF != nil {
 				return runF(o)
 			}
-			_, err := fmt.Fprintln(o.IO.Out, versionString())
-			return err
+			return versionRun(o)
 		},
 	}
+}
+
+func versionRun(o *VersionOptions) error {
+	_, err := fmt.Fprintln(o.IO.Out, versionString())
+	return err
 }
