@@ -177,7 +177,6 @@ func TestArchitecture(t *testing.T) {
 var frontEndImports = map[string]map[string]string{
 	"internal/cli": {
 		"internal/mcpserver": "ctxpack serve runs the MCP server",
-		"internal/artifact":  "graph and list take the artifact set",
 		"internal/check":     "check prints the facade's report, whose findings are check's",
 		"internal/evidence":  "the evidence commands parse selectors, ranks and roles and lock the workspace themselves",
 		"internal/graph":     "graph draws the closure as mermaid or dot",

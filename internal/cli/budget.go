@@ -10,13 +10,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
 
-type budgetOptions struct {
-	assembleOptions
-	showAllocation bool
+// BudgetOptions are the options of 'ctxpack budget': an assembly's, and
+// whether to make it and show where the tokens went.
+type BudgetOptions struct {
+	AssembleOptions
+	ShowAllocation bool
 }
 
 const budgetLong = `Print the budget of an assembly of TARGET: how the tokens are divided before
@@ -56,8 +59,10 @@ then a summary:
 --format json prints {"task", "mode", "tokenizer", "allocation"} and, with
 --show-allocation, "record": the budget record ('ctxpack report' reads them).`
 
-func newCmdBudget(g *globals, ios *IOStreams, runF func(*budgetOptions) error) *cobra.Command {
-	o := &budgetOptions{assembleOptions: assembleOptions{g: g, ios: ios}}
+// NewCmdBudget is 'ctxpack budget TARGET|-': how an assembly's budget is
+// divided, and with --show-allocation where it went.
+func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Command {
+	o := &BudgetOptions{AssembleOptions: assembleOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "budget TARGET|-",
 		Short: "Show how the budget of an assembly is allocated, and where it went",
@@ -66,22 +71,21 @@ func newCmdBudget(g *globals, ios *IOStreams, runF func(*budgetOptions) error) *
   ctxpack budget "invoice rounding drifts" --budget 8000 --show-allocation
   ctxpack budget src/ --budget 4000 --show-allocation --format json
   echo "why does the cache miss" | ctxpack budget - --show-allocation`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.target = args[0]
+			o.Target = args[0]
 			if runF != nil {
 				return runF(o)
 			}
 			return budgetRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&o.showAllocation, "show-allocation", false, "assemble, and show each tier's parts, the subtotals and a summary")
-	o.addFlags(f)
-	o.addLinkFlags(f)
-	o.index.add(f)
-	f.BoolVar(&o.noUpdate, "no-update", false, "retrieve from the index as it is, without bringing it up to date first")
-	o.addRecordFlags(f, true)
+	fs := cmd.Flags()
+	fs.BoolVar(&o.ShowAllocation, "show-allocation", false, "assemble, and show each tier's parts, the subtotals and a summary")
+	o.addFlags(fs)
+	o.addLinkFlags(fs)
+	o.addRetrieveFlags(fs)
+	o.addRecordFlags(fs, true)
 	return cmd
 }
 
@@ -94,23 +98,23 @@ type budgetDoc struct {
 	Record     *ctxpack.BudgetRecord `json:"record,omitempty"`
 }
 
-func budgetRun(ctx context.Context, o *budgetOptions) error {
-	format := o.g.format
-	if err := o.g.textOrJSON("budget"); err != nil {
+func budgetRun(ctx context.Context, o *BudgetOptions) error {
+	format := o.Globals.Format
+	if err := o.Globals.TextOrJSON("budget"); err != nil {
 		return err
 	}
 	// The assembly is made in the configured format, as 'context' makes
 	// it: --format says how to print the budget, not the context.
-	g := *o.g
-	g.format = ""
-	ao := o.assembleOptions
-	ao.g = &g
-	task := o.target
-	if o.target == "-" {
+	g := *o.Globals
+	g.Format = ""
+	ao := o.AssembleOptions
+	ao.Globals = &g
+	task := o.Target
+	if o.Target == "-" {
 		if err := ao.readQuery("budget"); err != nil {
 			return err
 		}
-		task = strings.TrimSpace(ao.query) // the assembly retrieves for ao.query
+		task = strings.TrimSpace(ao.stdinQuery) // the assembly retrieves for ao.stdinQuery
 	}
 	req, err := ao.request()
 	if err != nil {
@@ -118,7 +122,7 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 	}
 	doc := budgetDoc{Task: task}
 	var rec *ctxpack.BudgetRecord
-	if o.showAllocation {
+	if o.ShowAllocation {
 		res, p, err := ao.assemble(ctx, req)
 		if err != nil {
 			return err
@@ -128,22 +132,23 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 			return err
 		}
 		r := a.Record(&res.Plan, time.Now()) // the clock reaches the record only, never the output
-		if !o.noRecord {
+		if !o.NoRecord {
 			if err := p.AppendRecord(r); err != nil {
-				o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
+				o.IO.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
 			}
 		}
-		o.ios.WarnAll(res.Plan.Warnings)
+		o.IO.WarnAll(res.Plan.Warnings)
 		rec, doc.Allocation, doc.Mode, doc.Tokenizer = &r, a, res.Plan.Mode, res.Plan.Tokenizer
 	} else {
-		p, err := o.g.openProjectWarn(o.ios)
+		p, err := o.Project()
 		if err != nil {
 			return err
 		}
-		if doc.Mode, err = p.TargetMode(o.target); err != nil {
+		o.IO.WarnAll(p.Warnings) // nothing is assembled to bring them
+		if doc.Mode, err = p.TargetMode(o.Target); err != nil {
 			var te *ctxpack.TargetError
 			if errors.As(err, &te) {
-				err = usageError{err}
+				err = cmdutil.WrapUsage(err)
 			}
 			return err
 		}
@@ -159,13 +164,13 @@ func budgetRun(ctx context.Context, o *budgetOptions) error {
 	var out bytes.Buffer
 	if format == "json" {
 		doc.Record = rec
-		if err := writeJSON(&out, doc); err != nil {
+		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {
 		writeBudget(&out, doc, rec)
 	}
-	_, err = o.ios.Out.Write(out.Bytes())
+	_, err = o.IO.Out.Write(out.Bytes())
 	return err
 }
 
@@ -318,4 +323,13 @@ func writeTierTable(w *bytes.Buffer, t record.Tier) {
 		row(r)
 	}
 	line("└", "┴", "┘")
+}
+
+// tierTitle is the heading of a tier: "PRIMARY CONTEXT", and "CONTEXT" for
+// the single tier of links and pack mode.
+func tierTitle(name string) string {
+	if name == "context" {
+		return "CONTEXT"
+	}
+	return strings.ToUpper(name) + " CONTEXT"
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,95 +9,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
 )
-
-// runSeam runs args with cmd (made with a run seam) in place of the
-// command of the same name.
-func runSeam(t *testing.T, args []string, cmd func(g *globals, ios *IOStreams) *cobra.Command) error {
-	t.Helper()
-	g := &globals{}
-	ios := &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
-	root := newRoot(g, ios)
-	c := cmd(g, ios)
-	for _, old := range root.Commands() {
-		if old.Name() == c.Name() {
-			root.RemoveCommand(old)
-		}
-	}
-	root.AddCommand(c)
-	root.SetArgs(args)
-	root.SetOut(ios.Out)
-	root.SetErr(ios.ErrOut)
-	return root.ExecuteContext(context.Background())
-}
-
-// TestNewCommandFlags checks flags → options of budget, score, summarize
-// and report, and the record and cache flags of context and pack.
-func TestNewCommandFlags(t *testing.T) {
-	var b *budgetOptions
-	err := runSeam(t, []string{"budget", "TASK-1", "--show-allocation", "--no-record", "--no-cache", "--window", "9000", "--depth", "summary"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdBudget(g, ios, func(o *budgetOptions) error { b = o; return nil })
-		})
-	if err != nil || b == nil {
-		t.Fatalf("budget: %v", err)
-	}
-	req, err := b.request()
-	if err != nil || !b.showAllocation || !b.noRecord || !req.NoCache || req.Window != 9000 || req.Depth != "summary" || b.target != "TASK-1" {
-		t.Errorf("budget options %+v, request %+v, %v", b, req, err)
-	}
-
-	var s *scoreOptions
-	err = runSeam(t, []string{"score", "a.go", "--task", "fix it", "--no-update", "--index", "x.db"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdScore(g, ios, func(o *scoreOptions) error { s = o; return nil })
-		})
-	if err != nil || s.file != "a.go" || s.task != "fix it" || !s.noUpdate || s.index.file != "x.db" {
-		t.Errorf("score options %+v, %v", s, err)
-	}
-
-	var m *summarizeOptions
-	err = runSeam(t, []string{"summarize", "a.go", "--level", "meta", "--cache"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdSummarize(g, ios, func(o *summarizeOptions) error { m = o; return nil })
-		})
-	if err != nil || m.file != "a.go" || m.level != "meta" || !m.cache {
-		t.Errorf("summarize options %+v, %v", m, err)
-	}
-
-	var r *reportOptions
-	err = runSeam(t, []string{"report", "--last", "3"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdReport(g, ios, func(o *reportOptions) error { r = o; return nil })
-		})
-	if err != nil || r.last != 3 {
-		t.Errorf("report options %+v, %v", r, err)
-	}
-
-	var a *assembleOptions
-	err = runSeam(t, []string{"context", "q", "--no-record", "--no-cache"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdContext(g, ios, func(o *assembleOptions) error { a = o; return nil })
-		})
-	if req, _ := a.request(); err != nil || !a.noRecord || !req.NoCache {
-		t.Errorf("context: no-record %v, request %+v, %v", a.noRecord, req, err)
-	}
-	err = runSeam(t, []string{"pack", "--no-record"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdPack(g, ios, func(o *assembleOptions) error { a = o; return nil })
-		})
-	if err != nil || !a.noRecord {
-		t.Errorf("pack --no-record: %v, %v", a.noRecord, err)
-	}
-	err = runSeam(t, []string{"pack", "--no-cache"},
-		func(g *globals, ios *IOStreams) *cobra.Command {
-			return newCmdPack(g, ios, func(o *assembleOptions) error { return nil })
-		})
-	if err == nil || !strings.Contains(err.Error(), "unknown flag: --no-cache") {
-		t.Errorf("pack --no-cache: %v (packs are not cached)", err)
-	}
-}
 
 func score(f float64) *float64 { return &f }
 

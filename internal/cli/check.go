@@ -10,17 +10,21 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/check"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/spf13/cobra"
 )
 
-type checkOptions struct {
-	g              *globals
-	ios            *IOStreams
-	strict         bool
-	baseline       string // --baseline FILE, relative to the working directory
-	noBaseline     bool
-	updateBaseline bool
+// CheckOptions are the options of 'ctxpack check'.
+type CheckOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+
+	Strict         bool
+	Baseline       string // --baseline FILE, relative to the working directory
+	NoBaseline     bool
+	UpdateBaseline bool
 }
 
 const checkLong = `Check the artifacts and the @spec and @decision annotations in the code, and
@@ -59,8 +63,10 @@ only the findings it does not hold, and how many it hid.
 Exit status: 0 when there are no errors (warnings allowed unless --strict),
 1 when there are, 2 for a bad command line, configuration or baseline file.`
 
-func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *cobra.Command {
-	o := &checkOptions{g: g, ios: ios}
+// NewCmdCheck is 'ctxpack check': the artifacts, their links and the
+// code's annotations, checked.
+func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Command {
+	o := &CheckOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Check artifacts, links and code annotations",
@@ -68,7 +74,7 @@ func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *co
 		Example: `  ctxpack check
   ctxpack check --strict --format json
   ctxpack check --update-baseline   # accept today's findings; report only new ones`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -76,24 +82,24 @@ func newCmdCheck(g *globals, ios *IOStreams, runF func(*checkOptions) error) *co
 			return checkRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&o.strict, "strict", false, "fail (exit 1) on warnings too")
-	f.StringVar(&o.baseline, "baseline", "", "read (or with --update-baseline, write) the baseline `FILE`\n(default: check.baseline, else .baseline.json in the artifact directory)")
-	f.BoolVar(&o.noBaseline, "no-baseline", false, "report every finding, ignoring the baseline")
-	f.BoolVar(&o.updateBaseline, "update-baseline", false, "write the current findings to the baseline and exit 0")
+	fs := cmd.Flags()
+	fs.BoolVar(&o.Strict, "strict", false, "fail (exit 1) on warnings too")
+	fs.StringVar(&o.Baseline, "baseline", "", "read (or with --update-baseline, write) the baseline `FILE`\n(default: check.baseline, else .baseline.json in the artifact directory)")
+	fs.BoolVar(&o.NoBaseline, "no-baseline", false, "report every finding, ignoring the baseline")
+	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "write the current findings to the baseline and exit 0")
 	return cmd
 }
 
 // validate checks the flags that do not need the project.
-func (o *checkOptions) validate() error {
-	if err := o.g.textOrJSON("check"); err != nil {
+func (o *CheckOptions) validate() error {
+	if err := o.Globals.TextOrJSON("check"); err != nil {
 		return err
 	}
-	if o.noBaseline && o.baseline != "" {
-		return usagef("check: give --baseline or --no-baseline, not both")
+	if o.NoBaseline && o.Baseline != "" {
+		return cmdutil.Usagef("check: give --baseline or --no-baseline, not both")
 	}
-	if o.noBaseline && o.updateBaseline {
-		return usagef("check: --update-baseline writes the baseline; it cannot go with --no-baseline")
+	if o.NoBaseline && o.UpdateBaseline {
+		return cmdutil.Usagef("check: --update-baseline writes the baseline; it cannot go with --no-baseline")
 	}
 	return nil
 }
@@ -104,24 +110,24 @@ type checkJSON struct {
 	Summary  check.Summary   `json:"summary"`
 }
 
-func checkRun(ctx context.Context, o *checkOptions) error {
+func checkRun(ctx context.Context, o *CheckOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.Project()
 	var ce *project.ConfigError
 	switch {
-	case errors.As(err, &ce), err != nil && o.g.config != "" && errors.Is(err, fs.ErrNotExist):
+	case errors.As(err, &ce), err != nil && o.Globals.Config != "" && errors.Is(err, fs.ErrNotExist):
 		return o.configFailure(err)
 	case err != nil:
 		return err
 	}
-	baseline := o.baseline
+	baseline := o.Baseline
 	if baseline != "" && !filepath.IsAbs(baseline) {
 		baseline = filepath.Join(p.Dir, baseline) // --baseline is relative to the working directory
 	}
 	var cfe *ctxpack.CheckConfigError
-	if o.updateBaseline {
+	if o.UpdateBaseline {
 		n, shown, err := p.UpdateBaseline(ctx, baseline)
 		if errors.As(err, &cfe) {
 			return o.configFailure(err)
@@ -129,13 +135,13 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 		if err != nil {
 			return err
 		}
-		if o.baseline != "" {
-			shown = o.baseline
+		if o.Baseline != "" {
+			shown = o.Baseline
 		}
-		_, err = fmt.Fprintf(o.ios.Out, "check: wrote %d findings to the baseline %s\n", n, shown)
+		_, err = fmt.Fprintf(o.IO.Out, "check: wrote %d findings to the baseline %s\n", n, shown)
 		return err
 	}
-	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: o.strict, Baseline: baseline, NoBaseline: o.noBaseline})
+	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: o.Strict, Baseline: baseline, NoBaseline: o.NoBaseline})
 	if errors.As(err, &cfe) {
 		return o.configFailure(err)
 	}
@@ -143,27 +149,27 @@ func checkRun(ctx context.Context, o *checkOptions) error {
 		return err
 	}
 	var out strings.Builder
-	if o.g.format == "json" {
-		if err := writeJSON(&out, checkJSON{Findings: rep.Findings, Summary: rep.Summary}); err != nil {
+	if o.Globals.JSON() {
+		if err := cmdutil.WriteJSON(&out, checkJSON{Findings: rep.Findings, Summary: rep.Summary}); err != nil {
 			return err
 		}
 	} else {
 		out.WriteString(rep.Text())
 	}
-	if _, err := o.ios.Out.Write([]byte(out.String())); err != nil {
+	if _, err := o.IO.Out.Write([]byte(out.String())); err != nil {
 		return err
 	}
 	if !rep.Summary.OK {
-		return silentError{exitFailure}
+		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }
 
 // configFailure prints a configuration problem and exits 2, without the
 // pointer to --help that a usage error gets.
-func (o *checkOptions) configFailure(err error) error {
+func (o *CheckOptions) configFailure(err error) error {
 	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(o.ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(line, "ctxpack: "))
+		fmt.Fprintf(o.IO.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(line, "ctxpack: "))
 	}
-	return silentError{exitUsage}
+	return cmdutil.SilentError{Code: cmdutil.ExitUsage}
 }

@@ -11,22 +11,11 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-// indexFlags are the flags of the commands that use the repository index.
-type indexFlags struct {
-	file string        // --index FILE: the database, instead of .ctxpack/index.db
-	wait time.Duration // --wait: how long to wait for another update
-}
-
-func (f *indexFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&f.file, "index", "", "keep the index in `FILE` instead of .ctxpack/index.db under the project root\n(for trees that are read-only or shared)")
-	fs.DurationVar(&f.wait, "wait", index.DefaultLockTimeout, "how long to wait for another ctxpack updating the same index")
-}
 
 // openedIndex is a project with its index open.
 type openedIndex struct {
@@ -34,69 +23,22 @@ type openedIndex struct {
 	*ctxpack.OpenedIndex
 }
 
-// options are the facade's index options for the flags.
-func (f indexFlags) options(noUpdate bool) ctxpack.IndexOptions {
-	o := ctxpack.IndexOptions{File: f.file, Wait: f.wait, NoUpdate: noUpdate}
-	if f.wait <= 0 {
-		o.Wait = -1 // do not wait
-	}
-	return o
-}
-
-// updateOptions are options for a command that reads the index: unless
-// noUpdate, the facade brings it up to date first, with a progress line on
-// a terminal that done ends.
-func (f indexFlags) updateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.IndexOptions, done func()) {
-	o = f.options(noUpdate)
-	if noUpdate {
-		return o, func() {}
-	}
-	o.Progress, done = indexProgress(ios, "the index")
-	return o, done
-}
-
 // openIndex opens the project the command runs in and its index.
-func openIndex(g *globals, ios *IOStreams, f indexFlags, readOnly bool) (*openedIndex, error) {
-	p, err := g.openProjectWarn(ios)
+func (o *IndexOptions) openIndex(readOnly bool) (*openedIndex, error) {
+	p, err := o.Project()
 	if err != nil {
 		return nil, err
 	}
-	oi, err := p.OpenIndex(f.options(readOnly), readOnly)
+	oi, err := p.OpenIndex(o.Index.Options(readOnly), readOnly)
 	if err != nil {
 		return nil, err
 	}
 	return &openedIndex{p: p, OpenedIndex: oi}, nil
 }
 
-// progress is the index update's progress on a terminal; done ends it.
-func indexProgress(ios *IOStreams, shown string) (progress func(index.Progress), done func()) {
-	var prog *Progress
-	var phase string
-	return func(pr index.Progress) {
-			switch pr.Phase {
-			case "lock":
-				fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", shown, cmp.Or(pr.Holder, "holder unknown"))
-			case "index", "embed":
-				if prog != nil && phase != pr.Phase {
-					prog.Done()
-					prog = nil
-				}
-				if prog == nil {
-					phase = pr.Phase
-					prog = ios.Progress(map[string]string{"index": "indexing", "embed": "embedding"}[pr.Phase], pr.Total)
-				}
-				prog.Set(pr.Done)
-			}
-		}, func() {
-			if prog != nil {
-				prog.Done()
-			}
-		}
-}
-
 // update brings the index up to date, with a progress line on a terminal.
-func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats, error) {
-	progress, done := indexProgress(ios, oi.Shown)
+func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*index.Stats, error) {
+	progress, done := cmdutil.IndexProgress(ios, oi.Shown)
 	stats, err := oi.p.UpdateIndex(ctx, oi.OpenedIndex, progress)
 	done()
 	if err != nil {
@@ -108,12 +50,15 @@ func (oi *openedIndex) update(ctx context.Context, ios *IOStreams) (*index.Stats
 	return stats, nil
 }
 
-type indexOptions struct {
-	g         *globals
-	ios       *IOStreams
-	flags     indexFlags
-	status    bool
-	noCommits bool
+// IndexOptions are the options of 'ctxpack index'.
+type IndexOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+
+	Index     cmdutil.IndexFlags
+	Status    bool
+	NoCommits bool
 }
 
 const indexLong = `Build or update the repository index, .ctxpack/index.db under the project
@@ -141,8 +86,10 @@ skipped files with the reason, state root, format version) and what is
 stale, by size and modification time, without reading any file; with
 --format json it prints the same as a JSON document.`
 
-func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *cobra.Command {
-	o := &indexOptions{g: g, ios: ios}
+// NewCmdIndex is 'ctxpack index': build or update the repository index,
+// and read the git history into the store.
+func NewCmdIndex(f *cmdutil.Factory, runF func(*IndexOptions) error) *cobra.Command {
+	o := &IndexOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Build or update the repository index",
@@ -150,7 +97,7 @@ func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *co
 		Example: `  ctxpack index
   ctxpack index --status
   ctxpack -C $(go env GOROOT)/src index --index /tmp/goroot.db`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -158,36 +105,36 @@ func newCmdIndex(g *globals, ios *IOStreams, runF func(*indexOptions) error) *co
 			return indexRun(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.status, "status", false, "print what the index holds and what is stale, and change nothing")
-	cmd.Flags().BoolVar(&o.noCommits, "no-commits", false, "do not read the git history into the store (.ctxpack/sources.db)")
-	o.flags.add(cmd.Flags())
+	cmd.Flags().BoolVar(&o.Status, "status", false, "print what the index holds and what is stale, and change nothing")
+	cmd.Flags().BoolVar(&o.NoCommits, "no-commits", false, "do not read the git history into the store (.ctxpack/sources.db)")
+	o.Index.Add(cmd.Flags())
 	return cmd
 }
 
-func indexRun(ctx context.Context, o *indexOptions) error {
-	if err := o.g.textOrJSON("index"); err != nil {
+func indexRun(ctx context.Context, o *IndexOptions) error {
+	if err := o.Globals.TextOrJSON("index"); err != nil {
 		return err
 	}
-	if o.g.format == "json" && !o.status {
-		return usagef("index: --format json goes with --status")
+	if o.Globals.JSON() && !o.Status {
+		return cmdutil.Usagef("index: --format json goes with --status")
 	}
-	oi, err := openIndex(o.g, o.ios, o.flags, o.status)
+	oi, err := o.openIndex(o.Status)
 	if err != nil {
 		return err
 	}
 	defer oi.Close()
-	if o.status {
+	if o.Status {
 		return indexStatus(ctx, o, oi)
 	}
 	start := time.Now()
-	st, err := oi.update(ctx, o.ios)
+	st, err := oi.update(ctx, o.IO)
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintln(o.ios.Out, summaryLine(st, time.Since(start))); err != nil {
+	if _, err := fmt.Fprintln(o.IO.Out, summaryLine(st, time.Since(start))); err != nil {
 		return err
 	}
-	progress, done := indexProgress(o.ios, oi.Shown)
+	progress, done := cmdutil.IndexProgress(o.IO, oi.Shown)
 	start = time.Now()
 	es, err := oi.p.EmbedIndex(ctx, oi.OpenedIndex, progress)
 	done()
@@ -195,17 +142,17 @@ func indexRun(ctx context.Context, o *indexOptions) error {
 		return err
 	}
 	if es != nil {
-		if _, err := fmt.Fprintln(o.ios.Out, embedLine(es, time.Since(start))); err != nil {
+		if _, err := fmt.Fprintln(o.IO.Out, embedLine(es, time.Since(start))); err != nil {
 			return err
 		}
 		if es.Stale > 0 {
-			o.ios.Warn("%d chunks were not embedded: their files changed after the index was updated; run 'ctxpack index' again", es.Stale)
+			o.IO.Warn("%d chunks were not embedded: their files changed after the index was updated; run 'ctxpack index' again", es.Stale)
 		}
 	}
-	if o.noCommits {
+	if o.NoCommits {
 		return nil
 	}
-	return syncCommits(ctx, o.ios, oi.p)
+	return syncCommits(ctx, o.IO, oi.p)
 }
 
 // embedLine is the line index prints after embedding: the chunks given a
@@ -219,7 +166,7 @@ func embedLine(es *index.EmbedStats, took time.Duration) string {
 // syncCommits reads the git history since the last commit read into the
 // store, and prints what it did; outside a git repository it does
 // nothing.
-func syncCommits(ctx context.Context, ios *IOStreams, p *ctxpack.Project) error {
+func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project) error {
 	start := time.Now()
 	st, err := p.OpenStore(false)
 	if err != nil {
@@ -315,12 +262,12 @@ type skippedJSON struct {
 	Reason string `json:"reason"`
 }
 
-func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
+func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 	st, err := oi.Status(ctx, oi.p.FS)
 	if err != nil {
 		return err
 	}
-	if o.g.format == "json" {
+	if o.Globals.JSON() {
 		doc := statusJSON{
 			Index: oi.Shown, State: st.State.Reason.String(), Detail: st.State.Detail,
 			FormatVersion: st.FormatVersion, StateRoot: st.StateRoot, Walk: st.Walk,
@@ -342,7 +289,7 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 			}
 			doc.Stale = &staleJSON{Changed: nonNil(s.Changed), Added: nonNil(s.Added), Removed: nonNil(s.Removed)}
 		}
-		return writeJSON(o.ios.Out, doc)
+		return cmdutil.WriteJSON(o.IO.Out, doc)
 	}
 	var b strings.Builder
 	w := func(label, format string, args ...any) {
@@ -353,7 +300,7 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 		w("index", "%s (format %d, current)", oi.Shown, st.FormatVersion)
 	case index.Missing:
 		w("index", "%s (missing); run 'ctxpack index'", oi.Shown)
-		_, err := io.WriteString(o.ios.Out, b.String())
+		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
 	default:
 		w("index", "%s (%s); 'ctxpack index' will rebuild it", oi.Shown, st.State)
@@ -362,7 +309,7 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 		w("state root", "%s", st.StateRoot)
 	}
 	if st.State.Reason != index.Current {
-		_, err := io.WriteString(o.ios.Out, b.String())
+		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
 	}
 	w("files", "%d indexed, %d skipped", st.Files, len(st.Skipped))
@@ -405,6 +352,6 @@ func indexStatus(ctx context.Context, o *indexOptions, oi *openedIndex) error {
 			}
 		}
 	}
-	_, err = io.WriteString(o.ios.Out, b.String())
+	_, err = io.WriteString(o.IO.Out, b.String())
 	return err
 }

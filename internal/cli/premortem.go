@@ -3,12 +3,16 @@ package cli
 import (
 	"context"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-type premortemOptions struct {
-	assembleOptions
-	domain, strategy string
+// PremortemOptions are the options of 'ctxpack premortem': the domain
+// and strategy, and those of an assembly that premortem takes.
+type PremortemOptions struct {
+	AssembleOptions
+	Domain   string
+	Strategy string // --strategy: the experiences' (the packing strategy is not premortem's to choose)
 }
 
 const premortemLong = `Assemble the warnings worth reading before work in DOMAIN: what went wrong
@@ -30,8 +34,10 @@ otherwise, and ends with the number of experiences it is based on. The
 budget is 1500 tokens unless --budget, --window or the configuration gives
 one.`
 
-func newCmdPremortem(g *globals, ios *IOStreams, runF func(*premortemOptions) error) *cobra.Command {
-	o := &premortemOptions{assembleOptions: assembleOptions{g: g, ios: ios}}
+// NewCmdPremortem is 'ctxpack premortem DOMAIN': a domain's past
+// failures, surprises, root causes and values, fitted to the budget.
+func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *cobra.Command {
+	o := &PremortemOptions{AssembleOptions: assembleOptions(f)}
 	cmd := &cobra.Command{
 		Use:   "premortem DOMAIN",
 		Short: "Past failures, surprises, root causes and values for a domain",
@@ -39,9 +45,9 @@ func newCmdPremortem(g *globals, ios *IOStreams, runF func(*premortemOptions) er
 		Example: `  ctxpack premortem debugging
   ctxpack premortem debugging --strategy systematic-elimination --budget 2000
   ctxpack premortem feature --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.domain = args[0]
+			o.Domain = args[0]
 			if runF != nil {
 				return runF(o)
 			}
@@ -49,27 +55,26 @@ func newCmdPremortem(g *globals, ios *IOStreams, runF func(*premortemOptions) er
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.strategy, "strategy", "", "also show how the experiences with this `STRATEGY` turned out")
-	fs.IntVar(&o.limit, "limit", 0, "at most `N` experiences in each section (default 10)")
-	fs.StringVar(&o.overflow, "overflow", "", "what happens to items that do not fit: drop (default), truncate, error, allow")
-	fs.StringVar(&o.depth, "depth", "", "highest `LEVEL` to show: meta (headings only), summary, detailed, full (default)")
-	fs.Float64Var(&o.itemCap, "item-cap", 0, "largest `SHARE` of its section's budget one item may take before it is cut (default 0.25)")
-	fs.BoolVar(&o.includeMetadata, "include-metadata", false, "start the content with one line saying what was assembled and from which state")
-	o.flags = fs
+	fs.StringVar(&o.Strategy, "strategy", "", "also show how the experiences with this `STRATEGY` turned out")
+	fs.IntVar(&o.Limit, "limit", 0, "at most `N` experiences in each section (default 10)")
+	fs.StringVar(&o.Overflow, "overflow", "", "what happens to items that do not fit: drop (default), truncate, error, allow")
+	fs.StringVar(&o.Depth, "depth", "", "highest `LEVEL` to show: meta (headings only), summary, detailed, full (default)")
+	fs.Float64Var(&o.ItemCap, "item-cap", 0, "largest `SHARE` of its section's budget one item may take before it is cut (default 0.25)")
+	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from which state")
 	o.addRecordFlags(fs, false)
 	return cmd
 }
 
-func premortemRun(ctx context.Context, o *premortemOptions) error {
+func premortemRun(ctx context.Context, o *PremortemOptions) error {
 	req, err := o.request()
 	if err != nil {
 		return err
 	}
-	p, err := o.g.openProject()
+	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	res, err := p.Premortem(ctx, o.domain, o.strategy, req)
+	res, err := p.Premortem(ctx, o.Domain, o.Strategy, req)
 	if err != nil {
 		return err
 	}

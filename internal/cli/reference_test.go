@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/project"
 )
 
@@ -168,7 +169,7 @@ func ctxpackTokens(t *testing.T, enc string, dirs ...string) []fileCount {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	args := append([]string{"tokens", "--tokenizer", enc}, dirs...)
-	if code := Run(t.Context(), args, &IOStreams{Out: &out, ErrOut: &errOut}); code != exitOK {
+	if code := Run(t.Context(), args, &cmdutil.IOStreams{Out: &out, ErrOut: &errOut}); code != cmdutil.ExitOK {
 		t.Fatalf("ctxpack %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
 	}
 	if errOut.Len() > 0 {

@@ -7,14 +7,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
 
-type reportOptions struct {
-	g    *globals
-	ios  *IOStreams
-	last int
+// ReportOptions are the options of 'ctxpack report'.
+type ReportOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+
+	Last int
 }
 
 const reportLong = `Print the budget records of the project's assemblies, oldest first, newest
@@ -39,8 +43,10 @@ skipped with a warning naming the line.
 
 --format json prints {"records": [...]}, each record as stored.`
 
-func newCmdReport(g *globals, ios *IOStreams, runF func(*reportOptions) error) *cobra.Command {
-	o := &reportOptions{g: g, ios: ios}
+// NewCmdReport is 'ctxpack report': the budget records of past
+// assemblies.
+func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
+	o := &ReportOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Show the budget records of past assemblies",
@@ -48,7 +54,7 @@ func newCmdReport(g *globals, ios *IOStreams, runF func(*reportOptions) error) *
 		Example: `  ctxpack report
   ctxpack report --last 1 --format json
   ctxpack context "invoice rounding" --budget 4000 > ctx.txt && ctxpack report --last 1`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -56,18 +62,18 @@ func newCmdReport(g *globals, ios *IOStreams, runF func(*reportOptions) error) *
 			return reportRun(o)
 		},
 	}
-	cmd.Flags().IntVar(&o.last, "last", 10, "print the last `N` records (0: all)")
+	cmd.Flags().IntVar(&o.Last, "last", 10, "print the last `N` records (0: all)")
 	return cmd
 }
 
-func reportRun(o *reportOptions) error {
-	if err := o.g.textOrJSON("report"); err != nil {
+func reportRun(o *ReportOptions) error {
+	if err := o.Globals.TextOrJSON("report"); err != nil {
 		return err
 	}
-	if o.last < 0 {
-		return usagef("report: --last must not be negative (got %d)", o.last)
+	if o.Last < 0 {
+		return cmdutil.Usagef("report: --last must not be negative (got %d)", o.Last)
 	}
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.Project()
 	if err != nil {
 		return err
 	}
@@ -76,20 +82,20 @@ func reportRun(o *reportOptions) error {
 		return err
 	}
 	for _, b := range bad {
-		o.ios.Warn("%s", strings.TrimPrefix(b.Error(), "record: "))
+		o.IO.Warn("%s", strings.TrimPrefix(b.Error(), "record: "))
 	}
-	if o.last > 0 && len(recs) > o.last {
-		recs = recs[len(recs)-o.last:]
+	if o.Last > 0 && len(recs) > o.Last {
+		recs = recs[len(recs)-o.Last:]
 	}
 	var out bytes.Buffer
-	if o.g.format == "json" {
+	if o.Globals.JSON() {
 		doc := struct {
 			Records []ctxpack.BudgetRecord `json:"records"`
 		}{Records: recs}
 		if doc.Records == nil {
 			doc.Records = []ctxpack.BudgetRecord{}
 		}
-		if err := writeJSON(&out, doc); err != nil {
+		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {
@@ -101,9 +107,9 @@ func reportRun(o *reportOptions) error {
 		}
 	}
 	if len(recs) == 0 {
-		fmt.Fprintf(o.ios.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", record.RelPath)
+		fmt.Fprintf(o.IO.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", record.RelPath)
 	}
-	_, err = o.ios.Out.Write(out.Bytes())
+	_, err = o.IO.Out.Write(out.Bytes())
 	return err
 }
 

@@ -7,16 +7,20 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-type scoreOptions struct {
-	g        *globals
-	ios      *IOStreams
-	file     string
-	task     string
-	index    indexFlags
-	noUpdate bool
+// ScoreOptions are the options of 'ctxpack score'.
+type ScoreOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // the configuration's warnings come with the score
+
+	File     string
+	Task     string
+	Index    cmdutil.IndexFlags
+	NoUpdate bool
 }
 
 const scoreLong = `Score one file against a task as retrieval mode ranks it, factor by factor.
@@ -55,8 +59,10 @@ for its best lexical match (or first chunk).
 The index is brought up to date first (--no-update uses it as it is).
 --format json prints the same as a JSON document.`
 
-func newCmdScore(g *globals, ios *IOStreams, runF func(*scoreOptions) error) *cobra.Command {
-	o := &scoreOptions{g: g, ios: ios}
+// NewCmdScore is 'ctxpack score FILE --task TASK': a file's relevance to a
+// task, factor by factor.
+func NewCmdScore(f *cmdutil.Factory, runF func(*ScoreOptions) error) *cobra.Command {
+	o := &ScoreOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
 	cmd := &cobra.Command{
 		Use:   "score FILE --task TASK",
 		Short: "Show a file's relevance to a task, factor by factor",
@@ -64,19 +70,19 @@ func newCmdScore(g *globals, ios *IOStreams, runF func(*scoreOptions) error) *co
 		Example: `  ctxpack score src/billing/invoice/generator.py --task "invoice totals drift by a cent"
   ctxpack score internal/index/search.go --task TASK-042 --format json
   git log -1 --format=%B | ctxpack score cmd/main.go --task -`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.file = args[0]
+			o.File = args[0]
 			if runF != nil {
 				return runF(o)
 			}
 			return scoreRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&o.task, "task", "", "the task: free text, an artifact id, or - (standard input); required")
-	f.BoolVar(&o.noUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
-	o.index.add(f)
+	fs := cmd.Flags()
+	fs.StringVar(&o.Task, "task", "", "the task: free text, an artifact id, or - (standard input); required")
+	fs.BoolVar(&o.NoUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
+	o.Index.Add(fs)
 	return cmd
 }
 
@@ -107,26 +113,26 @@ type scoreChunk struct {
 	Symbol string `json:"symbol"`
 }
 
-func scoreRun(ctx context.Context, o *scoreOptions) error {
-	if err := o.g.textOrJSON("score"); err != nil {
+func scoreRun(ctx context.Context, o *ScoreOptions) error {
+	if err := o.Globals.TextOrJSON("score"); err != nil {
 		return err
 	}
-	if o.task == "-" {
+	if o.Task == "-" {
 		var err error
-		if o.task, err = readStdin(o.ios, "score", "task"); err != nil {
+		if o.Task, err = o.IO.ReadStdin("score", "task"); err != nil {
 			return err
 		}
 	}
-	if strings.TrimSpace(o.task) == "" {
-		return usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
+	if strings.TrimSpace(o.Task) == "" {
+		return cmdutil.Usagef("score: give the task: --task TEXT, --task ARTIFACT-ID or --task - (standard input)")
 	}
-	p, err := o.g.openProject()
+	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	idx, done := o.index.updateOptions(o.ios, o.noUpdate)
+	idx, done := o.Index.UpdateOptions(o.IO, o.NoUpdate)
 	defer done()
-	s, err := p.Score(ctx, o.file, o.task, ctxpack.Request{Index: idx})
+	s, err := p.Score(ctx, o.File, o.Task, ctxpack.Request{Index: idx})
 	if err != nil {
 		return err
 	}
@@ -136,7 +142,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 	}
 	tier := ctxpack.TierFor(s.Relevance, tiers)
 	doc := scoreDoc{
-		Path: s.Path, Task: o.task, Relevance: s.Relevance, Rank: s.Rank, Files: s.Files, Tier: tier.Name,
+		Path: s.Path, Task: o.Task, Relevance: s.Relevance, Rank: s.Rank, Files: s.Files, Tier: tier.Name,
 		Best: scoreChunk{Path: s.Best.Path, Lines: [2]int{s.Best.StartLine, s.Best.EndLine}, Kind: s.Best.Kind, Symbol: s.Best.Symbol},
 	}
 	for _, f := range s.Factors {
@@ -148,12 +154,12 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 		doc.Factors = append(doc.Factors, sf)
 	}
 	var out bytes.Buffer
-	if o.g.format == "json" {
-		if err := writeJSON(&out, doc); err != nil {
+	if o.Globals.JSON() {
+		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(&out, "%s for %q\n\n", s.Path, oneLine(o.task, 100))
+		fmt.Fprintf(&out, "%s for %q\n\n", s.Path, oneLine(o.Task, 100))
 		table := func(cells ...any) {
 			line := fmt.Sprintf("%-16s  %8s  %1s  %8s  %1s  %12s  %s", cells...)
 			out.WriteString(strings.TrimRight(line, " ") + "\n")
@@ -185,7 +191,7 @@ func scoreRun(ctx context.Context, o *scoreOptions) error {
 		fmt.Fprintf(&out, "best chunk: %s:%d-%d %s\n", s.Best.Path, s.Best.StartLine, s.Best.EndLine, sym)
 		fmt.Fprintf(&out, "\nweight = configured weight / sum of the configured weights of the factors with data\n")
 	}
-	o.ios.WarnAll(s.Warnings)
-	_, err = o.ios.Out.Write(out.Bytes())
+	o.IO.WarnAll(s.Warnings)
+	_, err = o.IO.Out.Write(out.Bytes())
 	return err
 }

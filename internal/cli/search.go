@@ -8,18 +8,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-type searchOptions struct {
-	g        *globals
-	ios      *IOStreams
-	flags    indexFlags
-	query    string // the argument; "-" reads standard input
-	k        int
-	files    bool
-	explain  bool
-	noUpdate bool
+// SearchOptions are the options of 'ctxpack search'.
+type SearchOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+
+	Index    cmdutil.IndexFlags
+	Query    string // the argument; "-" reads standard input
+	K        int
+	Files    bool
+	Explain  bool
+	NoUpdate bool
 }
 
 const searchLong = `Search the repository index for QUERY and print the best chunks, best first:
@@ -57,8 +61,10 @@ end], "symbol", "kind", "score", "why"}]}, with "factors" ({"name",
 "present", "value", "weight", "share", "contribution"}), "ranks" and
 "signals" under --explain.`
 
-func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *cobra.Command {
-	o := &searchOptions{g: g, ios: ios}
+// NewCmdSearch is 'ctxpack search QUERY|-': the best chunks of the
+// repository index for a query.
+func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
+	o := &SearchOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:   "search QUERY|-",
 		Short: "Search the repository index (BM25, embeddings and mentions, fused)",
@@ -66,65 +72,65 @@ func newCmdSearch(g *globals, ios *IOStreams, runF func(*searchOptions) error) *
 		Example: `  ctxpack search "invoice total rounding"
   ctxpack search HTTPServer --files --k 5
   echo "why does the cache miss after a rename" | ctxpack search - --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.query = args[0]
+			o.Query = args[0]
 			if runF != nil {
 				return runF(o)
 			}
 			return searchRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.IntVar(&o.k, "k", 10, "print the best `N` results")
-	f.BoolVar(&o.files, "files", false, "one result per file: its best chunk")
-	f.BoolVar(&o.explain, "explain", false, "print each signal's contribution to the score")
-	f.BoolVar(&o.noUpdate, "no-update", false, "search the index as it is, without bringing it up to date first")
-	o.flags.add(f)
+	fs := cmd.Flags()
+	fs.IntVar(&o.K, "k", 10, "print the best `N` results")
+	fs.BoolVar(&o.Files, "files", false, "one result per file: its best chunk")
+	fs.BoolVar(&o.Explain, "explain", false, "print each signal's contribution to the score")
+	fs.BoolVar(&o.NoUpdate, "no-update", false, "search the index as it is, without bringing it up to date first")
+	o.Index.Add(fs)
 	return cmd
 }
 
 // validate checks the flags and reads the query.
-func (o *searchOptions) validate() error {
-	if err := o.g.textOrJSON("search"); err != nil {
+func (o *SearchOptions) validate() error {
+	if err := o.Globals.TextOrJSON("search"); err != nil {
 		return err
 	}
-	if o.k <= 0 {
-		return usagef("search: --k must be positive (got %d)", o.k)
+	if o.K <= 0 {
+		return cmdutil.Usagef("search: --k must be positive (got %d)", o.K)
 	}
-	if o.query == "-" {
+	if o.Query == "-" {
 		var err error
-		if o.query, err = readStdin(o.ios, "search", "query"); err != nil {
+		if o.Query, err = o.IO.ReadStdin("search", "query"); err != nil {
 			return err
 		}
 	}
-	if strings.TrimSpace(o.query) == "" {
-		return usagef("search: the query is empty")
+	if strings.TrimSpace(o.Query) == "" {
+		return cmdutil.Usagef("search: the query is empty")
 	}
 	return nil
 }
 
-func searchRun(ctx context.Context, o *searchOptions) error {
+func searchRun(ctx context.Context, o *SearchOptions) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	ixo, done := o.flags.updateOptions(o.ios, o.noUpdate)
+	ixo, done := o.Index.UpdateOptions(o.IO, o.NoUpdate)
 	defer done()
-	hits, opt, warnings, err := p.Search(ctx, o.query, o.k, o.files, ixo)
+	hits, opt, warnings, err := p.Search(ctx, o.Query, o.K, o.Files, ixo)
 	if err != nil {
 		return err
 	}
-	o.ios.WarnAll(warnings)
+	o.IO.WarnAll(warnings)
 	var out bytes.Buffer
-	if o.g.format == "json" {
+	if o.Globals.JSON() {
 		doc := struct {
 			Results []ctxpack.SearchHit `json:"results"`
-		}{Results: ctxpack.SearchHits(hits, opt, o.explain)}
-		if err := writeJSON(&out, doc); err != nil {
+		}{Results: ctxpack.SearchHits(hits, opt, o.Explain)}
+		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
 		}
 	} else {
@@ -135,7 +141,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 				sym = "-"
 			}
 			fmt.Fprintf(tw, "%s:%d-%d\t%s\t%.6f\t%s\n", h.Path, h.StartLine, h.EndLine, sym, h.Relevance, h.Why())
-			if o.explain {
+			if o.Explain {
 				var parts []string
 				for _, f := range ctxpack.FactorRows(h, opt.Factors) {
 					if f.Weight == 0 {
@@ -162,8 +168,8 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 		tw.Flush()
 	}
 	if len(hits) == 0 {
-		fmt.Fprintln(o.ios.ErrOut, "ctxpack: search: no results")
+		fmt.Fprintln(o.IO.ErrOut, "ctxpack: search: no results")
 	}
-	_, err = o.ios.Out.Write(out.Bytes())
+	_, err = o.IO.Out.Write(out.Bytes())
 	return err
 }

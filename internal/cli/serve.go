@@ -11,22 +11,25 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/mcpserver"
 	"github.com/spf13/cobra"
 )
 
-type serveOptions struct {
-	g               *globals
-	ios             *IOStreams
-	http            string
-	tokenFile       string
-	readOnly        bool
-	timeout         time.Duration
-	maxRequestBytes int
-	maxBudget       int
-	maxConcurrent   int
-	logLevel        string
-	logFormat       string
+// ServeOptions are the options of 'ctxpack serve'.
+type ServeOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+
+	HTTP            string
+	TokenFile       string
+	ReadOnly        bool
+	Timeout         time.Duration
+	MaxRequestBytes int
+	MaxBudget       int
+	MaxConcurrent   int
+	LogLevel        string
+	LogFormat       string
 }
 
 const serveLong = `Serve the project to AI agents over the Model Context Protocol (MCP).
@@ -62,8 +65,9 @@ HTTP listens on loopback unless ADDR names another host, which needs
 (--log-level, --log-format). SIGINT or SIGTERM shuts the server down
 gracefully: sessions are closed and requests in flight finish.`
 
-func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *cobra.Command {
-	o := &serveOptions{g: g, ios: ios}
+// NewCmdServe is 'ctxpack serve': the project, to agents over MCP.
+func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
+	o := &ServeOptions{IO: f.IOStreams, Globals: f.Globals}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the project to agents over MCP (stdio, or streamable HTTP)",
@@ -72,7 +76,7 @@ func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *co
   ctxpack serve --http 127.0.0.1:8765             # http://127.0.0.1:8765/mcp
   ctxpack serve --http 0.0.0.0:8765 --token-file ~/.config/ctxpack/token
   ctxpack serve --read-only -C ~/src/billing`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -80,59 +84,59 @@ func newCmdServe(g *globals, ios *IOStreams, runF func(*serveOptions) error) *co
 			return serveRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&o.http, "http", "", "serve streamable HTTP on `ADDR` (HOST:PORT; :PORT is 127.0.0.1:PORT) instead of stdio")
-	f.StringVar(&o.tokenFile, "token-file", "", "require the bearer token in `FILE` on every HTTP request")
-	f.BoolVar(&o.readOnly, "read-only", false, "no write tools, and nothing written under the project")
-	f.DurationVar(&o.timeout, "timeout", mcpserver.DefaultTimeout, "the longest a request may take")
-	f.IntVar(&o.maxRequestBytes, "max-request-bytes", mcpserver.DefaultMaxRequestBytes, "the largest request's arguments (and HTTP body), in `BYTES`")
-	f.IntVar(&o.maxBudget, "max-budget", mcpserver.DefaultMaxBudget, "the largest budget a request may ask for, in `TOKENS`")
-	f.IntVar(&o.maxConcurrent, "max-concurrent", 0, "requests served at once; the others wait (default twice the CPUs)")
-	f.StringVar(&o.logLevel, "log-level", "info", "`LEVEL` of the log on standard error: debug (every request), info, warn, error")
-	f.StringVar(&o.logFormat, "log-format", "text", "log `FORMAT`: text or json")
+	fs := cmd.Flags()
+	fs.StringVar(&o.HTTP, "http", "", "serve streamable HTTP on `ADDR` (HOST:PORT; :PORT is 127.0.0.1:PORT) instead of stdio")
+	fs.StringVar(&o.TokenFile, "token-file", "", "require the bearer token in `FILE` on every HTTP request")
+	fs.BoolVar(&o.ReadOnly, "read-only", false, "no write tools, and nothing written under the project")
+	fs.DurationVar(&o.Timeout, "timeout", mcpserver.DefaultTimeout, "the longest a request may take")
+	fs.IntVar(&o.MaxRequestBytes, "max-request-bytes", mcpserver.DefaultMaxRequestBytes, "the largest request's arguments (and HTTP body), in `BYTES`")
+	fs.IntVar(&o.MaxBudget, "max-budget", mcpserver.DefaultMaxBudget, "the largest budget a request may ask for, in `TOKENS`")
+	fs.IntVar(&o.MaxConcurrent, "max-concurrent", 0, "requests served at once; the others wait (default twice the CPUs)")
+	fs.StringVar(&o.LogLevel, "log-level", "info", "`LEVEL` of the log on standard error: debug (every request), info, warn, error")
+	fs.StringVar(&o.LogFormat, "log-format", "text", "log `FORMAT`: text or json")
 	return cmd
 }
 
-func (o *serveOptions) logger() (*slog.Logger, error) {
+func (o *ServeOptions) logger() (*slog.Logger, error) {
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
-		return nil, usagef("serve: --log-level must be debug, info, warn or error (got %q)", o.logLevel)
+	if err := level.UnmarshalText([]byte(o.LogLevel)); err != nil {
+		return nil, cmdutil.Usagef("serve: --log-level must be debug, info, warn or error (got %q)", o.LogLevel)
 	}
 	ho := &slog.HandlerOptions{Level: level}
-	switch o.logFormat {
+	switch o.LogFormat {
 	case "text":
-		return slog.New(slog.NewTextHandler(o.ios.ErrOut, ho)), nil
+		return slog.New(slog.NewTextHandler(o.IO.ErrOut, ho)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(o.ios.ErrOut, ho)), nil
+		return slog.New(slog.NewJSONHandler(o.IO.ErrOut, ho)), nil
 	}
-	return nil, usagef("serve: --log-format must be text or json (got %q)", o.logFormat)
+	return nil, cmdutil.Usagef("serve: --log-format must be text or json (got %q)", o.LogFormat)
 }
 
 // token reads the bearer token from --token-file.
-func (o *serveOptions) token() (string, error) {
-	if o.tokenFile == "" {
+func (o *ServeOptions) token() (string, error) {
+	if o.TokenFile == "" {
 		return "", nil
 	}
-	if o.http == "" {
-		return "", usagef("serve: --token-file protects the HTTP endpoint; give --http too")
+	if o.HTTP == "" {
+		return "", cmdutil.Usagef("serve: --token-file protects the HTTP endpoint; give --http too")
 	}
-	data, err := os.ReadFile(o.tokenFile)
+	data, err := os.ReadFile(o.TokenFile)
 	if err != nil {
-		return "", usagef("serve: --token-file: %v", err)
+		return "", cmdutil.Usagef("serve: --token-file: %v", err)
 	}
 	tok := strings.TrimSpace(string(data))
 	if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
-		return "", usagef("serve: --token-file %s must hold one token on one line (for example: openssl rand -hex 32 > %s)", o.tokenFile, o.tokenFile)
+		return "", cmdutil.Usagef("serve: --token-file %s must hold one token on one line (for example: openssl rand -hex 32 > %s)", o.TokenFile, o.TokenFile)
 	}
 	return tok, nil
 }
 
-func serveRun(ctx context.Context, o *serveOptions) error {
-	if o.g.format != "" || o.g.budget != 0 || o.g.window != 0 || o.g.tokenizer != "" || o.g.reserves != "" {
-		return usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
+func serveRun(ctx context.Context, o *ServeOptions) error {
+	if o.Globals.Format != "" || o.Globals.Budget != 0 || o.Globals.Window != 0 || o.Globals.Tokenizer != "" || o.Globals.Reserves != "" {
+		return cmdutil.Usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
 	}
-	if o.timeout <= 0 || o.maxRequestBytes <= 0 || o.maxBudget <= 0 || o.maxConcurrent < 0 {
-		return usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
+	if o.Timeout <= 0 || o.MaxRequestBytes <= 0 || o.MaxBudget <= 0 || o.MaxConcurrent < 0 {
+		return cmdutil.Usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
 	}
 	log, err := o.logger()
 	if err != nil {
@@ -143,18 +147,18 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 		return err
 	}
 	addr := ""
-	if o.http != "" {
-		if addr, err = mcpserver.ListenAddr(o.http, tok != ""); err != nil {
-			return usageError{err}
+	if o.HTTP != "" {
+		if addr, err = mcpserver.ListenAddr(o.HTTP, tok != ""); err != nil {
+			return cmdutil.WrapUsage(err)
 		}
 	}
-	base, err := o.g.base()
+	base, err := o.Globals.Base()
 	if err != nil {
 		return err
 	}
 	srv, err := mcpserver.New(mcpserver.Options{
-		Dir: base, Config: o.g.config, ReadOnly: o.readOnly,
-		MaxRequestBytes: o.maxRequestBytes, MaxBudget: o.maxBudget, Timeout: o.timeout, MaxConcurrent: o.maxConcurrent,
+		Dir: base, Config: o.Globals.Config, ReadOnly: o.ReadOnly,
+		MaxRequestBytes: o.MaxRequestBytes, MaxBudget: o.MaxBudget, Timeout: o.Timeout, MaxConcurrent: o.MaxConcurrent,
 		Version: strings.TrimPrefix(moduleVersion(), "v"), Logger: log,
 	})
 	if err != nil {
@@ -163,8 +167,8 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if addr == "" {
-		log.Info("serving over stdio", "root", srv.Root(), "read_only", o.readOnly, "tools", len(srv.Tools()))
-		err := srv.RunIO(ctx, o.ios.In, o.ios.Out)
+		log.Info("serving over stdio", "root", srv.Root(), "read_only", o.ReadOnly, "tools", len(srv.Tools()))
+		err := srv.RunIO(ctx, o.IO.In, o.IO.Out)
 		if err != nil && ctx.Err() == nil {
 			return fmt.Errorf("serve: %w", err)
 		}
@@ -174,7 +178,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	log.Info("serving", "url", "http://"+ln.Addr().String()+mcpserver.Path, "root", srv.Root(), "read_only", o.readOnly, "token", tok != "", "tools", len(srv.Tools()))
+	log.Info("serving", "url", "http://"+ln.Addr().String()+mcpserver.Path, "root", srv.Root(), "read_only", o.ReadOnly, "token", tok != "", "tools", len(srv.Tools()))
 	err = srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{Token: tok})
 	log.Info("stopped")
 	return err

@@ -6,16 +6,20 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/spf13/cobra"
 )
 
-type summarizeOptions struct {
-	g     *globals
-	ios   *IOStreams
-	file  string
-	level string
-	cache bool
+// SummarizeOptions are the options of 'ctxpack summarize'.
+type SummarizeOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+
+	File  string
+	Level string
+	Cache bool
 }
 
 const summarizeLong = `Print FILE at a level, as ctxpack puts it in a context, and the tokens of
@@ -47,8 +51,10 @@ a new content id and a new ctxpack a new build, so a cached level is never
 stale, and the output is the same with or without it. --format json prints {"path", "kind", "language", "level", "shown",
 "tokenizer", "levels": [{"level", "tokens"}], "text", "warnings"}.`
 
-func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) error) *cobra.Command {
-	o := &summarizeOptions{g: g, ios: ios}
+// NewCmdSummarize is 'ctxpack summarize FILE': a file at a level, with
+// each level's tokens.
+func NewCmdSummarize(f *cmdutil.Factory, runF func(*SummarizeOptions) error) *cobra.Command {
+	o := &SummarizeOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
 		Use:   "summarize FILE",
 		Short: "Print a file at a level (full, detailed, summary, meta) with each level's tokens",
@@ -57,39 +63,39 @@ func newCmdSummarize(g *globals, ios *IOStreams, runF func(*summarizeOptions) er
   ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --level summary
   ctxpack summarize README.md --level meta --format json
   ctxpack summarize big.py --level summary --cache`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.file = args[0]
+			o.File = args[0]
 			if runF != nil {
 				return runF(o)
 			}
 			return summarizeRun(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&o.level, "level", "summary", "`LEVEL`: full, detailed, summary, meta (or stub)")
-	f.BoolVar(&o.cache, "cache", false, "keep and reuse the levels in .ctxpack/cache/summaries/")
+	fs := cmd.Flags()
+	fs.StringVar(&o.Level, "level", "summary", "`LEVEL`: full, detailed, summary, meta (or stub)")
+	fs.BoolVar(&o.Cache, "cache", false, "keep and reuse the levels in .ctxpack/cache/summaries/")
 	return cmd
 }
 
-func summarizeRun(ctx context.Context, o *summarizeOptions) error {
-	if err := o.g.textOrJSON("summarize"); err != nil {
+func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
+	if err := o.Globals.TextOrJSON("summarize"); err != nil {
 		return err
 	}
-	if _, err := pack.ParseLevel(o.level); err != nil {
-		return usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.level)
+	if _, err := pack.ParseLevel(o.Level); err != nil {
+		return cmdutil.Usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.Level)
 	}
-	p, err := o.g.openProjectWarn(o.ios)
+	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	s, err := p.Summarize(ctx, o.file, ctxpack.SummarizeOptions{Level: o.level, Tokenizer: o.g.tokenizer, Cache: o.cache})
+	s, err := p.Summarize(ctx, o.File, ctxpack.SummarizeOptions{Level: o.Level, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
 	if err != nil {
 		return err
 	}
-	o.ios.WarnAll(s.Warnings)
-	if o.g.format == "json" {
-		return writeJSON(o.ios.Out, s)
+	o.IO.WarnAll(s.Warnings)
+	if o.Globals.JSON() {
+		return cmdutil.WriteJSON(o.IO.Out, s)
 	}
 	var sizes []string
 	for _, l := range s.Levels {
@@ -99,7 +105,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if s.Shown != s.Level {
 		note = fmt.Sprintf("; no %s level: shown at %s", s.Level, s.Shown)
 	}
-	fmt.Fprintf(o.ios.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", s.Path, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
-	_, err = o.ios.Out.Write([]byte(s.Text))
+	fmt.Fprintf(o.IO.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", s.Path, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
+	_, err = o.IO.Out.Write([]byte(s.Text))
 	return err
 }

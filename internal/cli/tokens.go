@@ -8,19 +8,23 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/spf13/cobra"
 )
 
-type tokensOptions struct {
-	g     *globals
-	ios   *IOStreams
-	paths []string
+// TokensOptions are the options of 'ctxpack tokens'.
+type TokensOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+
+	Paths []string
 }
 
-func newCmdTokens(g *globals, ios *IOStreams, runF func(*tokensOptions) error) *cobra.Command {
-	o := &tokensOptions{g: g, ios: ios}
+// NewCmdTokens is 'ctxpack tokens PATH...': the tokens of files.
+func NewCmdTokens(f *cmdutil.Factory, runF func(*TokensOptions) error) *cobra.Command {
+	o := &TokensOptions{IO: f.IOStreams, Globals: f.Globals}
 	cmd := &cobra.Command{
 		Use:   "tokens PATH...",
 		Short: "Count the tokens of files as a model's tokenizer does",
@@ -34,9 +38,9 @@ ill-formed byte sequence replaced by one U+FFFD, as browsers and Node.js
 decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cmdutil.MinimumArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.paths = args
+			o.Paths = args
 			if runF != nil {
 				return runF(o)
 			}
@@ -46,21 +50,21 @@ decode it.`,
 	return cmd
 }
 
-func tokensRun(ctx context.Context, o *tokensOptions) error {
-	name := o.g.tokenizer
+func tokensRun(ctx context.Context, o *TokensOptions) error {
+	name := o.Globals.Tokenizer
 	if name == "" {
 		name = tokenizer.Default
 	}
 	tok, err := tokenizer.Get(name)
 	if err != nil {
-		return usageError{err}
+		return cmdutil.WrapUsage(err)
 	}
-	base, err := o.g.base()
+	base, err := o.Globals.Base()
 	if err != nil {
 		return err
 	}
 	var jobs []ctxpack.TokenFile
-	for _, arg := range o.paths {
+	for _, arg := range o.Paths {
 		abs := arg
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(base, arg)
@@ -79,14 +83,14 @@ func tokensRun(ctx context.Context, o *tokensOptions) error {
 			return fmt.Errorf("tokens: %s: %w", arg, err)
 		}
 		for _, s := range skipped {
-			o.ios.Warn("skipped %s: %s", joinShown(arg, s.Path), s.Reason)
+			o.IO.Warn("skipped %s: %s", joinShown(arg, s.Path), s.Reason)
 		}
 		for _, f := range files {
 			jobs = append(jobs, ctxpack.TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
 		}
 	}
 
-	prog := o.ios.Progress("counting", len(jobs))
+	prog := o.IO.Progress("counting", len(jobs))
 	counts, errs := ctxpack.CountFiles(ctx, tok, jobs, prog.Set)
 	prog.Done()
 
@@ -94,7 +98,7 @@ func tokensRun(ctx context.Context, o *tokensOptions) error {
 	total, failed := 0, 0
 	for i, j := range jobs {
 		if errs[i] != nil {
-			o.ios.Warn("skipped %s: %v", j.Shown, errs[i])
+			o.IO.Warn("skipped %s: %v", j.Shown, errs[i])
 			failed++
 			continue
 		}
@@ -102,11 +106,11 @@ func tokensRun(ctx context.Context, o *tokensOptions) error {
 		total += counts[i]
 	}
 	fmt.Fprintf(&out, "%d\ttotal\n", total)
-	if _, err := o.ios.Out.Write([]byte(out.String())); err != nil {
+	if _, err := o.IO.Out.Write([]byte(out.String())); err != nil {
 		return err
 	}
 	if failed > 0 {
-		return silentError{exitFailure}
+		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }

@@ -14,11 +14,14 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-func newCmdVerify(g *globals, ios *IOStreams, runF func(*assembleOptions) error) *cobra.Command {
-	o := &assembleOptions{g: g, ios: ios}
+// NewCmdVerify is 'ctxpack verify TARGET': the assembly of 'ctxpack
+// context TARGET' made twice, in two processes, and compared.
+func NewCmdVerify(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Command {
+	o := new(assembleOptions(f))
 	cmd := &cobra.Command{
 		Use:   "verify TARGET",
 		Short: "Prove an assembly is deterministic: run it twice, compare digests",
@@ -32,9 +35,9 @@ TARGET and the flags are those of 'ctxpack context'.`,
 		Example: `  ctxpack verify TASK-042 --budget 4000
   ctxpack verify . --budget 8000
   ctxpack verify internal/ --tokenizer cl100k_base --overflow truncate`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.target = args[0]
+			o.Target = args[0]
 			if runF != nil {
 				return runF(o)
 			}
@@ -47,49 +50,49 @@ TARGET and the flags are those of 'ctxpack context'.`,
 }
 
 // childArgs rebuilds the command line of one assembly run.
-func (o *assembleOptions) childArgs(base string, reverse bool) []string {
-	g := o.g
+func (o *AssembleOptions) childArgs(base string, reverse bool) []string {
+	g := o.Globals
 	args := []string{"-C", base, "--format", "json"}
 	add := func(flag, v string) {
 		if v != "" {
 			args = append(args, flag, v)
 		}
 	}
-	add("--tokenizer", g.tokenizer)
-	add("--reserves", g.reserves)
-	add("--config", g.config)
-	if g.budget > 0 {
-		add("--budget", strconv.Itoa(g.budget))
+	add("--tokenizer", g.Tokenizer)
+	add("--reserves", g.Reserves)
+	add("--config", g.Config)
+	if g.Budget > 0 {
+		add("--budget", strconv.Itoa(g.Budget))
 	}
-	if g.window > 0 {
-		add("--window", strconv.Itoa(g.window))
+	if g.Window > 0 {
+		add("--window", strconv.Itoa(g.Window))
 	}
-	add("--strategy", o.strategy)
-	add("--overflow", o.overflow)
-	add("--depth", o.depth)
-	if o.dedupThreshold != 0 {
-		add("--dedup-threshold", strconv.FormatFloat(o.dedupThreshold, 'g', -1, 64))
+	add("--strategy", o.Strategy)
+	add("--overflow", o.Overflow)
+	add("--depth", o.Depth)
+	if o.DedupThreshold != 0 {
+		add("--dedup-threshold", strconv.FormatFloat(o.DedupThreshold, 'g', -1, 64))
 	}
-	if o.maxChunksPerDoc != 0 {
-		add("--max-chunks-per-doc", strconv.Itoa(o.maxChunksPerDoc))
+	if o.MaxChunksPerDoc != 0 {
+		add("--max-chunks-per-doc", strconv.Itoa(o.MaxChunksPerDoc))
 	}
-	if o.itemCap != 0 {
-		add("--item-cap", strconv.FormatFloat(o.itemCap, 'g', -1, 64))
+	if o.ItemCap != 0 {
+		add("--item-cap", strconv.FormatFloat(o.ItemCap, 'g', -1, 64))
 	}
-	if flagChanged(o.flags, "prefer-recent") {
-		args = append(args, "--prefer-recent="+strconv.FormatBool(o.preferRecent))
+	if o.PreferRecent != nil {
+		args = append(args, "--prefer-recent="+strconv.FormatBool(*o.PreferRecent))
 	}
-	if flagChanged(o.flags, "include-metadata") {
-		args = append(args, "--include-metadata="+strconv.FormatBool(o.includeMetadata))
+	if o.IncludeMetadata != nil {
+		args = append(args, "--include-metadata="+strconv.FormatBool(*o.IncludeMetadata))
 	}
-	if o.linkDepth > 0 {
-		add("--link-depth", strconv.Itoa(o.linkDepth))
+	if o.LinkDepth > 0 {
+		add("--link-depth", strconv.Itoa(o.LinkDepth))
 	}
 	if reverse {
 		add("--walk-order", "reverse")
 	}
 	// Each run assembles afresh and leaves no record.
-	return append(args, "--no-cache", "--no-record", "context", "--", o.target)
+	return append(args, "--no-cache", "--no-record", "context", "--", o.Target)
 }
 
 // self finds the running ctxpack binary to start again.
@@ -109,15 +112,15 @@ type verifyRunResult struct {
 	plan  ctxpack.Plan
 }
 
-func verifyRun(ctx context.Context, o *assembleOptions) error {
+func verifyRun(ctx context.Context, o *AssembleOptions) error {
 	if _, err := o.request(); err != nil {
 		return err
 	}
-	base, err := o.g.base()
+	base, err := o.Globals.Base()
 	if err != nil {
 		return err
 	}
-	if o.target == "-" {
+	if o.Target == "-" {
 		if err := o.readQuery("verify"); err != nil {
 			return err
 		}
@@ -135,7 +138,7 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 	for _, r := range runs {
 		cmd := exec.CommandContext(ctx, bin, o.childArgs(base, r.reverse)...)
 		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(r.procs))
-		cmd.Stdin = strings.NewReader(o.query) // each run reads the target - from it
+		cmd.Stdin = strings.NewReader(o.stdinQuery) // each run reads the target - from it
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		label := fmt.Sprintf("GOMAXPROCS=%d, %s walk", r.procs, map[bool]string{false: "sorted", true: "reversed"}[r.reverse])
@@ -143,8 +146,8 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 			msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stderr.String()), "Run 'ctxpack --help' for usage."))
 			msg = strings.TrimPrefix(msg, "ctxpack: ")
 			var ee *exec.ExitError
-			if errors.As(err, &ee) && ee.ExitCode() == exitUsage {
-				return usageError{errors.New(msg)}
+			if errors.As(err, &ee) && ee.ExitCode() == cmdutil.ExitUsage {
+				return cmdutil.WrapUsage(errors.New(msg))
 			}
 			return fmt.Errorf("verify: run with %s failed (%v): %s", label, err, msg)
 		}
@@ -156,11 +159,11 @@ func verifyRun(ctx context.Context, o *assembleOptions) error {
 	}
 	a, b := results[0], results[1]
 	if a.plan.Digest == b.plan.Digest && a.plan.StateRoot == b.plan.StateRoot {
-		fmt.Fprintf(o.ios.Out, "verify: OK %s\n  %s\n  identical in 2 runs: %s; %s\n", a.plan.Digest, describe(a.plan), a.label, b.label)
+		fmt.Fprintf(o.IO.Out, "verify: OK %s\n  %s\n  identical in 2 runs: %s; %s\n", a.plan.Digest, describe(a.plan), a.label, b.label)
 		return nil
 	}
-	fmt.Fprintf(o.ios.Out, "verify: FAILED: the runs differ\n  %s: %s\n  %s: %s\n  %s\n", a.label, a.plan.Digest, b.label, b.plan.Digest, firstDifference(a.plan, b.plan))
-	return silentError{exitFailure}
+	fmt.Fprintf(o.IO.Out, "verify: FAILED: the runs differ\n  %s: %s\n  %s: %s\n  %s\n", a.label, a.plan.Digest, b.label, b.plan.Digest, firstDifference(a.plan, b.plan))
+	return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 }
 
 // firstDifference names the first part where two plans differ.
@@ -189,4 +192,9 @@ func firstDifference(a, b ctxpack.Plan) string {
 		}
 	}
 	return "the parts agree but the content differs in length"
+}
+
+// describe is a one-line summary of a plan for people.
+func describe(p ctxpack.Plan) string {
+	return fmt.Sprintf("%d parts, %d of %d tokens (%s), %d dropped", len(p.Parts), p.TotalTokens, p.Budget, p.Tokenizer, len(p.Dropped))
 }

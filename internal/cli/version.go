@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -31,14 +32,28 @@ func versionString() string {
 	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, ctxpack.Chunker())
 }
 
-func newCmdVersion(ios *IOStreams) *cobra.Command {
+// VersionOptions are the options of 'ctxpack version'.
+type VersionOptions struct {
+	IO *cmdutil.IOStreams
+}
+
+// NewCmdVersion is 'ctxpack version'.
+func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.Command {
+	o := &VersionOptions{IO: f.IOStreams}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintln(ios.Out, versionString())
-			return err
+			if runF != nil {
+				return runF(o)
+			}
+			return versionRun(o)
 		},
 	}
+}
+
+func versionRun(o *VersionOptions) error {
+	_, err := fmt.Fprintln(o.IO.Out, versionString())
+	return err
 }

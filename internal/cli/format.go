@@ -4,23 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/spf13/pflag"
 )
 
-// record appends the budget record of an assembly to the project's
-// records (.ctxpack/records.jsonl), unless --no-record or records: false
-// in the config. A failure is a warning: the assembly stands.
-func (o *assembleOptions) record(p *ctxpack.Project, req ctxpack.Request, res *ctxpack.Result) {
-	if o.noRecord {
-		return
-	}
-	if err := p.Record(req, &res.Plan, time.Now()); err != nil {
-		o.ios.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
-	}
-}
+// The text formats of numbers and records that budget, report, score
+// and summarize share.
 
 // thousands writes n with a comma between groups of three digits.
 func thousands(n int) string {
@@ -54,15 +43,6 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// tierTitle is the heading of a tier: "PRIMARY CONTEXT", and "CONTEXT" for
-// the single tier of links and pack mode.
-func tierTitle(name string) string {
-	if name == "context" {
-		return "CONTEXT"
-	}
-	return strings.ToUpper(name) + " CONTEXT"
 }
 
 // overflowLines describes a record's overflow: "none", or the strategy and
@@ -100,13 +80,4 @@ func overflowLines(r ctxpack.BudgetRecord) []string {
 		out = append(out, "- dropped: "+a.Part+": "+a.Reason)
 	}
 	return out
-}
-
-// addRecordFlags adds --no-record and, for commands that retrieve,
-// --no-cache.
-func (o *assembleOptions) addRecordFlags(fs *pflag.FlagSet, cache bool) {
-	fs.BoolVar(&o.noRecord, "no-record", false, "do not append this assembly's budget record to .ctxpack/records.jsonl\n(see 'ctxpack report'; records: false in the config turns records off)")
-	if cache {
-		fs.BoolVar(&o.noCache, "no-cache", false, "retrieve without the assembly cache (.ctxpack/cache/assemblies/), neither\nreading nor writing it; the output is the same either way")
-	}
 }

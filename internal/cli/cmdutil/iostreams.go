@@ -1,9 +1,11 @@
-package cli
+package cmdutil
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -26,6 +28,23 @@ func System() *IOStreams {
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())) && os.Getenv("TERM") != "dumb",
 	}
+}
+
+// Test returns streams for a test: stdin as standard input, and the
+// buffers that standard output and standard error go to; no terminals.
+func Test(stdin string) (ios *IOStreams, out, errOut *bytes.Buffer) {
+	out, errOut = &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: strings.NewReader(stdin), Out: out, ErrOut: errOut}, out, errOut
+}
+
+// ReadStdin reads standard input, for an argument given as -; command and
+// what (the argument) name it in the error.
+func (s *IOStreams) ReadStdin(command, what string) (string, error) {
+	data, err := io.ReadAll(s.In)
+	if err != nil {
+		return "", fmt.Errorf("%s: read the %s from standard input: %w", command, what, err)
+	}
+	return string(data), nil
 }
 
 // Warn prints a warning to ErrOut, in yellow on a terminal.
@@ -54,6 +73,7 @@ type Progress struct {
 	last  int
 }
 
+// Progress starts a counter of total things, shown as label.
 func (s *IOStreams) Progress(label string, total int) *Progress {
 	return &Progress{s: s, label: label, total: total, last: -1}
 }
@@ -71,6 +91,7 @@ func (p *Progress) Set(n int) {
 	fmt.Fprintf(p.s.ErrOut, "\r%s %d/%d (%d%%)\x1b[K", p.label, n, p.total, pct)
 }
 
+// Done clears the counter's line.
 func (p *Progress) Done() {
 	if p.s.ErrTTY && p.last >= 0 {
 		fmt.Fprint(p.s.ErrOut, "\r\x1b[K")

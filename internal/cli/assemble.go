@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/ctxpack/ctxpack/internal/cli/evidencecmd"
+	"github.com/spf13/pflag"
+)
+
+// AssembleOptions are the options of the commands that assemble: context,
+// pack and verify, and within their own Options explain, budget and
+// premortem.
+type AssembleOptions struct {
+	IO      *cmdutil.IOStreams
+	Globals *cmdutil.Globals
+	// Project opens the project; its configuration's warnings come with
+	// the assembly's.
+	Project func() (*ctxpack.Project, error)
+
+	Target          string   // context, verify, budget: TARGET (- reads the query from standard input)
+	Paths           []string // pack: PATH...
+	Query           string   // pack --query
+	Strategy        string
+	Overflow        string
+	Depth           string
+	DedupThreshold  float64
+	MaxChunksPerDoc int
+	ItemCap         float64
+	PreferRecent    *bool // nil when not given: the configuration decides
+	IncludeMetadata *bool // nil when not given: the configuration decides
+	WalkOrder       string
+	LinkDepth       int
+	Index           cmdutil.IndexFlags
+	NoUpdate        bool
+	NoRecord        bool // --no-record: no budget record
+	NoCache         bool // --no-cache: no assembly cache
+	Sources         []string
+	Task            string
+	Limit           int
+	ToEvidence      string // --to-evidence DIR: export into a new workspace
+
+	stdinQuery string // the query of the target -, once read (readQuery)
+}
+
+func assembleOptions(f *cmdutil.Factory) AssembleOptions {
+	return AssembleOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.Project}
+}
+
+func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Strategy, "strategy", "", "packing `STRATEGY`: greedy (documents by best part, parts in reading order),\ninterleaved (round-robin over documents), score (strictly by score)")
+	fs.StringVar(&o.Overflow, "overflow", "", "what happens to parts that do not fit: degrade (lower the\nlowest-priority parts first, then drop them), drop (keep the highest-priority\nparts whole), truncate (cut the first part that does not fit, with a marker),\nerror (fail with a report), allow (include everything, flag exceeded)")
+	fs.StringVar(&o.Depth, "depth", "", "highest `LEVEL` to show: meta, summary, detailed, full (default full)")
+	fs.Float64Var(&o.DedupThreshold, "dedup-threshold", 0, "word-shingle overlap above which a part duplicates an earlier one (default 0.8)")
+	fs.IntVar(&o.MaxChunksPerDoc, "max-chunks-per-doc", 0, "at most `N` parts from one document (default no limit)")
+	fs.Float64Var(&o.ItemCap, "item-cap", 0, "largest `SHARE` of the budget one part may take before its fuller\nlevels wait for a larger budget (default 0.25; 1 = no cap)")
+	optionalBoolVar(fs, &o.PreferRecent, "prefer-recent", "rank recently changed files higher (git commit times; default from config)")
+	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from\nwhich state (mode, target, tokenizer, budget, state root)")
+	fs.StringVar(&o.WalkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
+	_ = fs.MarkHidden("walk-order")
+}
+
+// addLinkFlags adds the flags of commands that follow artifact links.
+func (o *AssembleOptions) addLinkFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&o.LinkDepth, "link-depth", 0, "follow at most `N` links from the task (default no limit)")
+}
+
+// addRetrieveFlags adds the flags of commands that retrieve from the
+// repository index.
+func (o *AssembleOptions) addRetrieveFlags(fs *pflag.FlagSet) {
+	o.Index.Add(fs)
+	fs.BoolVar(&o.NoUpdate, "no-update", false, "retrieve from the index as it is, without bringing it up to date first")
+}
+
+// addRecordFlags adds --no-record and, for commands that retrieve,
+// --no-cache.
+func (o *AssembleOptions) addRecordFlags(fs *pflag.FlagSet, cache bool) {
+	fs.BoolVar(&o.NoRecord, "no-record", false, "do not append this assembly's budget record to .ctxpack/records.jsonl\n(see 'ctxpack report'; records: false in the config turns records off)")
+	if cache {
+		fs.BoolVar(&o.NoCache, "no-cache", false, "retrieve without the assembly cache (.ctxpack/cache/assemblies/), neither\nreading nor writing it; the output is the same either way")
+	}
+}
+
+// optionalBool is a bool flag that is nil until it is given.
+type optionalBool struct{ p **bool }
+
+// optionalBoolVar adds a bool flag that sets *p only when it is given, so
+// that its absence leaves the choice to the configuration.
+func optionalBoolVar(fs *pflag.FlagSet, p **bool, name, usage string) {
+	fs.Var(optionalBool{p}, name, usage)
+	fs.Lookup(name).NoOptDefVal = "true"
+}
+
+func (b optionalBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*b.p = &v
+	return nil
+}
+
+func (b optionalBool) String() string {
+	if b.p == nil || *b.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(**b.p)
+}
+
+func (optionalBool) Type() string     { return "bool" }
+func (optionalBool) IsBoolFlag() bool { return true }
+
+// request builds the library request from the flags.
+func (o *AssembleOptions) request() (ctxpack.Request, error) {
+	g := o.Globals
+	req := ctxpack.Request{
+		Paths: o.Paths, Budget: g.Budget, Window: g.Window,
+		Tokenizer: g.Tokenizer, Format: g.Format,
+		Strategy: o.Strategy, Overflow: o.Overflow, Depth: o.Depth,
+		DedupThreshold: o.DedupThreshold, MaxChunksPerDoc: o.MaxChunksPerDoc,
+		ItemCap: o.ItemCap, LinkDepth: o.LinkDepth, NoCache: o.NoCache,
+		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
+		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
+	}
+	if o.Limit < 0 {
+		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)
+	}
+	if o.LinkDepth < 0 {
+		return req, cmdutil.Usagef("--link-depth must not be negative (got %d)", o.LinkDepth)
+	}
+	switch o.WalkOrder {
+	case "", "sorted":
+	case "reverse":
+		req.ReverseWalk = true
+	default:
+		return req, cmdutil.Usagef("--walk-order must be sorted or reverse (got %q)", o.WalkOrder)
+	}
+	return req, g.BudgetFlags(&req)
+}
+
+// assemble opens the project and assembles the target for req, the
+// request of the flags.
+func (o *AssembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*ctxpack.Result, *ctxpack.Project, error) {
+	p, err := o.Project()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(o.Sources) > 0 || o.Task != "" {
+		var done func()
+		req.Index, done = o.Index.UpdateOptions(o.IO, o.NoUpdate)
+		defer done()
+		query := o.Target
+		if query == "-" {
+			if err := o.readQuery("context"); err != nil {
+				return nil, nil, err
+			}
+			query = o.stdinQuery
+		}
+		if len(req.Sources) == 0 { // --task alone: the task's artifacts
+			req.Sources = []string{ctxpack.SourceArtifacts}
+		}
+		res, err := p.Sources(ctx, query, req)
+		var se *ctxpack.SourceError
+		if errors.As(err, &se) {
+			err = cmdutil.WrapUsage(err)
+		}
+		return res, p, err
+	}
+	if o.Target != "" {
+		var done func()
+		req.Index, done = o.Index.UpdateOptions(o.IO, o.NoUpdate)
+		defer done()
+		if o.Target == "-" {
+			if err := o.readQuery("context"); err != nil {
+				return nil, nil, err
+			}
+			res, err := p.Retrieve(ctx, o.stdinQuery, req)
+			return res, p, err
+		}
+		res, err := p.Context(ctx, o.Target, req)
+		var te *ctxpack.TargetError
+		if errors.As(err, &te) {
+			err = cmdutil.WrapUsage(err)
+		}
+		return res, p, err
+	}
+	res, err := p.Pack(ctx, req)
+	return res, p, err
+}
+
+// readQuery reads the query of the target - from standard input, unless
+// it has been read already; an empty query is a usage error of command.
+func (o *AssembleOptions) readQuery(command string) error {
+	if o.stdinQuery != "" {
+		return nil
+	}
+	q, err := o.IO.ReadStdin(command, "query")
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(q) == "" {
+		return cmdutil.Usagef("%s: the query on standard input is empty", command)
+	}
+	o.stdinQuery = q
+	return nil
+}
+
+// record appends the budget record of an assembly to the project's
+// records (.ctxpack/records.jsonl), unless --no-record or records: false
+// in the config. A failure is a warning: the assembly stands.
+func (o *AssembleOptions) record(p *ctxpack.Project, req ctxpack.Request, res *ctxpack.Result) {
+	if o.NoRecord {
+		return
+	}
+	if err := p.Record(req, &res.Plan, time.Now()); err != nil {
+		o.IO.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
+	}
+}
+
+// assembleRun assembles and prints (context, pack), or with --to-evidence
+// writes the parts into a new evidence workspace.
+func assembleRun(ctx context.Context, o *AssembleOptions) error {
+	req, err := o.request()
+	if err != nil {
+		return err
+	}
+	res, p, err := o.assemble(ctx, req)
+	if err != nil {
+		return err
+	}
+	o.record(p, req, res)
+	if o.ToEvidence != "" {
+		o.IO.WarnAll(res.Plan.Warnings)
+		return evidencecmd.Export(o.IO, p, o.ToEvidence, &res.Plan)
+	}
+	return o.write(res)
+}
+
+// write prints the result and its warnings.
+func (o *AssembleOptions) write(res *ctxpack.Result) error {
+	if _, err := o.IO.Out.Write(res.Output); err != nil {
+		return err
+	}
+	o.IO.WarnAll(res.Plan.Warnings)
+	return nil
+}

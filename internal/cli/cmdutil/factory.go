@@ -1,0 +1,160 @@
+package cmdutil
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ctxpack/ctxpack"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Factory holds what every command is built with. A command's constructor
+// copies what its command needs into its Options.
+type Factory struct {
+	IOStreams *IOStreams
+	Globals   *Globals // the root's flags, set when the command line is parsed
+}
+
+// NewFactory returns a factory over ios with the global flags unset.
+func NewFactory(ios *IOStreams) *Factory {
+	return &Factory{IOStreams: ios, Globals: &Globals{}}
+}
+
+// SetupRoot makes root the root of ctxpack's commands: it takes the global
+// flags, its flag errors (and so every command's) are usage errors, and
+// errors are left to the caller to print.
+func (f *Factory) SetupRoot(root *cobra.Command) {
+	root.SilenceUsage = true
+	root.SilenceErrors = true
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(FlagErrorFunc)
+	f.Globals.addFlags(root.PersistentFlags())
+	root.SetIn(f.IOStreams.In)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+}
+
+// Project opens the project the command runs in, for a command whose
+// facade call returns the configuration's warnings with its own (an
+// assembly's plan, a score).
+func (f *Factory) Project() (*ctxpack.Project, error) {
+	base, err := f.Globals.Base()
+	if err != nil {
+		return nil, err
+	}
+	return ctxpack.Open(base, f.Globals.Config)
+}
+
+// ProjectWarn opens the project the command runs in and prints the
+// warnings its configuration gave.
+func (f *Factory) ProjectWarn() (*ctxpack.Project, error) {
+	p, err := f.Project()
+	if err != nil {
+		return nil, err
+	}
+	f.IOStreams.WarnAll(p.Warnings)
+	return p, nil
+}
+
+// Globals are the flags every command takes.
+type Globals struct {
+	Dir       string // -C
+	Format    string
+	Tokenizer string
+	Budget    int
+	Window    int
+	Reserves  string
+	Config    string
+}
+
+func (g *Globals) addFlags(pf *pflag.FlagSet) {
+	pf.StringVarP(&g.Dir, "dir", "C", "", "run as if started in `DIR`")
+	pf.StringVar(&g.Format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json, mdctx (default text)")
+	pf.StringVar(&g.Tokenizer, "tokenizer", "", "`NAME`: o200k_base (default), cl100k_base, or approx ((bytes+3)/4;\nit undercounts source code by about 1.5x, so a budget kept with it is an estimate)")
+	pf.IntVar(&g.Budget, "budget", 0, "tokens the output may use (default from config, else 8000)")
+	pf.IntVar(&g.Window, "window", 0, "context window `TOKENS`; the budget is the window less the reserves")
+	pf.StringVar(&g.Reserves, "reserves", "", "tokens kept back from --window as `SYSTEM,QUERY,RESPONSE` (default 200,100,500)")
+	pf.StringVar(&g.Config, "config", "", "read configuration from `FILE` instead of .ctxpack/config.yaml")
+}
+
+// Base is the directory the command runs in: -C, else the working
+// directory. It is made absolute; the process never changes directory.
+func (g *Globals) Base() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if g.Dir == "" {
+		return wd, nil
+	}
+	d := g.Dir
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(wd, d)
+	}
+	st, err := os.Stat(d)
+	if err != nil {
+		return "", Usagef("-C: %v", err)
+	}
+	if !st.IsDir() {
+		return "", Usagef("-C: %s is not a directory", g.Dir)
+	}
+	return d, nil
+}
+
+// JSON reports whether --format asks for json.
+func (g *Globals) JSON() bool { return g.Format == "json" }
+
+// TextOrJSON checks --format for a command that prints text or json.
+func (g *Globals) TextOrJSON(command string) error {
+	switch g.Format {
+	case "", "text", "json":
+		return nil
+	}
+	return Usagef("%s: --format must be text or json (got %q)", command, g.Format)
+}
+
+// BudgetFlags checks --budget and --window and puts --reserves in req.
+func (g *Globals) BudgetFlags(req *ctxpack.Request) error {
+	if g.Reserves != "" {
+		r, err := parseReserves(g.Reserves)
+		if err != nil {
+			return err
+		}
+		req.Reserves = &r
+	}
+	if g.Budget > 0 && g.Window > 0 {
+		return Usagef("give --budget or --window, not both")
+	}
+	return nil
+}
+
+func parseReserves(s string) (ctxpack.Reserves, error) {
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return ctxpack.Reserves{}, Usagef("--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got %q)", s)
+	}
+	var n [3]int
+	for i, v := range f {
+		x, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || x < 0 {
+			return ctxpack.Reserves{}, Usagef("--reserves: %q is not a non-negative number", v)
+		}
+		n[i] = x
+	}
+	return ctxpack.Reserves{System: n[0], Query: n[1], Response: n[2]}, nil
+}
+
+// WriteJSON writes v as every command's json format has it: indented by
+// two spaces, with <, > and & as they are, in one Write.
+func WriteJSON(w io.Writer, v any) error {
+	data, err := ctxpack.EncodeJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}

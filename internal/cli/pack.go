@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdPack is 'ctxpack pack [PATH...]': every file under the paths,
+// ranked by structure or by --query, fitted to the budget.
+func NewCmdPack(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Command {
+	o := new(assembleOptions(f))
+	cmd := &cobra.Command{
+		Use:   "pack [PATH...]",
+		Short: "Pack the files under paths into the budget",
+		Long: `Pack every file under the given paths (default: the whole project). Without a
+budget (--budget, --window, or one in the config) every file is packed whole
+with exact token counts, like Repomix; with one, the output is fitted to it.
+.gitignore and .ctxpackignore are honoured; binary and oversized files are
+skipped with a warning. Under a budget, files are ranked by structure: the
+score is the weighted mean of centrality 0.6 (PageRank over the references
+between files: a file that uses an identifier another file defines points
+to it), recency 0.3 (0.5^(days older than the newest file / 7), from git
+commit times; left out when git knows no file) and file type 0.1 (source
+1.0, tests 0.9, docs 0.7, config 0.6, other 0.5); ties go by path. With
+--query, the score is the file's relevance to the query as retrieval mode
+ranks it (from the repository index, brought up to date first; it already
+weighs file type and recency); files it does not match score 0. --format json
+shows each factor in the part's components. With the default overflow
+strategy, degrade, every file is first listed by its metadata, and then the
+highest-ranked files are raised to their summary, detailed and full levels
+while the budget lasts.
+
+The JSON format (--format json) carries the plan: every part with its level,
+tokens and content id, every dropped part with the budget it would need,
+the state root of the inputs and the digest of the content. The budget
+applies to the content (rendered as text inside the plan), which is what an
+agent reads; the JSON around it is for tools.`,
+		Example: `  ctxpack pack --format xml > repo.xml
+  ctxpack pack --budget 50000 > context.txt
+  ctxpack pack --budget 8000 --query "invoice rounding" --format json
+  ctxpack pack cmd/ internal/ --format xml --window 200000`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Paths = args
+			if runF != nil {
+				return runF(o)
+			}
+			return assembleRun(cmd.Context(), o)
+		},
+	}
+	fs := cmd.Flags()
+	o.addFlags(fs)
+	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
+	o.addRecordFlags(fs, false)
+	return cmd
+}
