@@ -44,3 +44,12 @@ func CheckFormat(s string) error {
 // it, and their digests cover it (see DESIGN §2: the same build gives the
 // same bytes).
 func Chunker() string { return chunk.Name() }
+
+// CheckTokenizer checks a tokenizer's name; "" is the default.
+func CheckTokenizer(name string) error {
+	if name == "" {
+		return nil
+	}
+	_, err := tokenizer.Get(name)
+	return err
+}

@@ -1,10 +1,14 @@
 package ctxpack
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/project"
@@ -23,11 +27,65 @@ type TokenFile struct {
 	Shown string // the path as reported
 }
 
-// CountFiles counts the tokens of each file in parallel: counts[i] is the
-// count of files[i], or errs[i] says why it could not be read. progress,
-// when set, is called with the number done so far, from one goroutine at
-// a time. Cancelling ctx leaves the files not yet counted with its error.
-func CountFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile, progress func(done int)) (counts []int, errs []error) {
+// TokenFiles lists the files that paths name, each a file or a folder
+// relative to base (or absolute), for CountFiles: a file as itself, a
+// folder as every file under it (hidden ones too, up to
+// TokensMaxFileBytes), each shown under the argument that named it.
+// skipped are the warnings of the files a walk passed over. Paths need
+// not be in a project.
+func TokenFiles(base string, paths []string) (files []TokenFile, skipped []string, err error) {
+	for _, arg := range paths {
+		abs := arg
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, arg)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("tokens: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: arg})
+			continue
+		}
+		dir := os.DirFS(abs)
+		walked, skips, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: TokensMaxFileBytes, IncludeHidden: true})
+		if err != nil {
+			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
+		}
+		for _, s := range skips {
+			skipped = append(skipped, fmt.Sprintf("skipped %s: %s", joinShown(arg, s.Path), s.Reason))
+		}
+		for _, f := range walked {
+			files = append(files, TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
+		}
+	}
+	return files, skipped, nil
+}
+
+// joinShown shows a walked file under the argument it was found from.
+func joinShown(arg, rel string) string {
+	if arg == "." || arg == "./" {
+		return rel
+	}
+	return strings.TrimSuffix(arg, "/") + "/" + rel
+}
+
+// CountFiles counts the tokens of each file in parallel with the
+// tokenizer named (the default when ""): counts[i] is the count of
+// files[i], or errs[i] says why it could not be read. progress, when set,
+// is called with the number done so far, from one goroutine at a time.
+// Cancelling ctx leaves the files not yet counted with its error. An
+// unknown tokenizer is err.
+func CountFiles(ctx context.Context, tokenizerName string, files []TokenFile, progress func(done int)) (counts []int, errs []error, err error) {
+	tok, err := tokenizer.Get(cmp.Or(tokenizerName, tokenizer.Default))
+	if err != nil {
+		return nil, nil, err
+	}
+	counts, errs = countFiles(ctx, tok, files, progress)
+	return counts, errs, nil
+}
+
+func countFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile, progress func(done int)) (counts []int, errs []error) {
 	counts = make([]int, len(files))
 	errs = make([]error, len(files))
 	var mu sync.Mutex
@@ -117,7 +175,7 @@ func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName stri
 			files = append(files, TokenFile{FS: p.FS, Path: f.Path, Shown: f.Path})
 		}
 	}
-	counts, errs := CountFiles(ctx, tok, files, nil)
+	counts, errs := countFiles(ctx, tok, files, nil)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("ctxpack: tokens: %w", err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
 
@@ -228,7 +227,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s:\n", head)
-		var tier record.Tier
+		var tier ctxpack.BudgetTier
 		for _, rt := range rec.Allocation {
 			if rt.Name == t.Name {
 				tier = rt
@@ -254,7 +253,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 	} else {
 		fmt.Fprintf(w, "Total Available: unlimited\nUtilization: -\n")
 	}
-	fmt.Fprintf(w, "Efficiency: %s (tokens of parts with relevance >= %s / tokens of all parts)\n", percent(rec.Metrics.Efficiency), number(record.IncludeMinimum))
+	fmt.Fprintf(w, "Efficiency: %s (tokens of parts with relevance >= %s / tokens of all parts)\n", percent(rec.Metrics.Efficiency), number(ctxpack.RelevanceMinimum))
 	ov := overflowLines(*rec)
 	fmt.Fprintf(w, "Overflow: %s\n", ov[0])
 	for _, l := range ov[1:] {
@@ -271,7 +270,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 }
 
 // writeTierTable draws a tier's parts as a box table.
-func writeTierTable(w *bytes.Buffer, t record.Tier) {
+func writeTierTable(w *bytes.Buffer, t ctxpack.BudgetTier) {
 	if len(t.Files) == 0 {
 		fmt.Fprintf(w, "(no parts)\n")
 		return

@@ -9,9 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/check"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/spf13/cobra"
 )
 
@@ -106,8 +104,8 @@ func (o *CheckOptions) validate() error {
 
 // checkJSON is the json format's document.
 type checkJSON struct {
-	Findings []check.Finding `json:"findings"`
-	Summary  check.Summary   `json:"summary"`
+	Findings []ctxpack.Finding    `json:"findings"`
+	Summary  ctxpack.CheckSummary `json:"summary"`
 }
 
 func checkRun(ctx context.Context, o *CheckOptions) error {
@@ -115,7 +113,7 @@ func checkRun(ctx context.Context, o *CheckOptions) error {
 		return err
 	}
 	p, err := o.Project()
-	var ce *project.ConfigError
+	var ce *ctxpack.ConfigError
 	switch {
 	case errors.As(err, &ce), err != nil && o.Globals.Config != "" && errors.Is(err, fs.ErrNotExist):
 		return o.configFailure(err)

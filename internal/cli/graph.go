@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/spf13/cobra"
 )
 
@@ -46,12 +45,11 @@ their status or for being missing are drawn dashed.`,
 }
 
 func graphRun(o *GraphOptions) error {
-	var draw func(*graph.Closure) string
-	switch o.Globals.Format {
-	case "", "mermaid":
-		draw = graph.Mermaid
-	case "dot":
-		draw = graph.Dot
+	format := o.Globals.Format
+	switch format {
+	case "":
+		format = "mermaid"
+	case "mermaid", "dot":
 	default:
 		return cmdutil.Usagef("graph draws --format mermaid or dot (got %q)", o.Globals.Format)
 	}
@@ -67,10 +65,10 @@ func graphRun(o *GraphOptions) error {
 		return err
 	}
 	o.IO.WarnAll(ctxpack.ArtifactProblems(set))
-	c, err := graph.Traverse(set, o.ID, graph.Options{MaxDepth: o.LinkDepth})
+	out, err := p.Graph(o.ID, format, o.LinkDepth)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(o.IO.Out, draw(c))
+	_, err = fmt.Fprint(o.IO.Out, out)
 	return err
 }

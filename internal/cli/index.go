@@ -12,8 +12,6 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/history"
-	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +35,7 @@ func (o *IndexOptions) openIndex(readOnly bool) (*openedIndex, error) {
 }
 
 // update brings the index up to date, with a progress line on a terminal.
-func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*index.Stats, error) {
+func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*ctxpack.IndexStats, error) {
 	progress, done := cmdutil.IndexProgress(ios, oi.Shown)
 	stats, err := oi.p.UpdateIndex(ctx, oi.OpenedIndex, progress)
 	done()
@@ -158,7 +156,7 @@ func indexRun(ctx context.Context, o *IndexOptions) error {
 // embedLine is the line index prints after embedding: the chunks given a
 // vector this run, the vectors computed for them (one per distinct text)
 // and deleted, and how many of the chunks have one now.
-func embedLine(es *index.EmbedStats, took time.Duration) string {
+func embedLine(es *ctxpack.EmbedStats, took time.Duration) string {
 	return fmt.Sprintf("embedded %d of %d chunks with %s in %s (%d new vectors, %d stale vectors deleted); %d of %d chunks have vectors",
 		es.Covered, es.Chunks, es.Embedder, took.Round(10*time.Millisecond), es.Embedded, es.Deleted, es.Chunks-es.Missing, es.Chunks)
 }
@@ -174,7 +172,7 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project
 	}
 	defer st.Close()
 	cs, err := p.SyncCommits(ctx, st)
-	if errors.Is(err, history.ErrNotRepository) {
+	if errors.Is(err, ctxpack.ErrNotRepository) {
 		return nil
 	}
 	if err != nil {
@@ -192,7 +190,7 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project
 }
 
 // summaryLine is the line index prints after an update.
-func summaryLine(st *index.Stats, took time.Duration) string {
+func summaryLine(st *ctxpack.IndexStats, took time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "indexed %d files, %d chunks", st.Files, st.Chunks)
 	if langs := languageList(st.Languages, 6); langs != "" {
@@ -214,9 +212,9 @@ func summaryLine(st *index.Stats, took time.Duration) string {
 }
 
 // languageList prints languages by file count, most first, at most max.
-func languageList(langs []index.LanguageCount, max int) string {
+func languageList(langs []ctxpack.LanguageCount, max int) string {
 	ls := slices.Clone(langs)
-	slices.SortStableFunc(ls, func(a, b index.LanguageCount) int { return b.Files - a.Files })
+	slices.SortStableFunc(ls, func(a, b ctxpack.LanguageCount) int { return b.Files - a.Files })
 	var parts []string
 	for i, l := range ls {
 		if i == max {
@@ -296,9 +294,9 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 		fmt.Fprintf(&b, "%-11s %s\n", label+":", fmt.Sprintf(format, args...))
 	}
 	switch st.State.Reason {
-	case index.Current:
+	case ctxpack.IndexCurrent:
 		w("index", "%s (format %d, current)", oi.Shown, st.FormatVersion)
-	case index.Missing:
+	case ctxpack.IndexMissing:
 		w("index", "%s (missing); run 'ctxpack index'", oi.Shown)
 		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
@@ -308,7 +306,7 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 	if st.StateRoot != "" {
 		w("state root", "%s", st.StateRoot)
 	}
-	if st.State.Reason != index.Current {
+	if st.State.Reason != ctxpack.IndexCurrent {
 		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
 	}

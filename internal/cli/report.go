@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/spf13/cobra"
 )
 
@@ -107,7 +106,7 @@ func reportRun(o *ReportOptions) error {
 		}
 	}
 	if len(recs) == 0 {
-		fmt.Fprintf(o.IO.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", record.RelPath)
+		fmt.Fprintf(o.IO.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", ctxpack.RecordsPath)
 	}
 	_, err = o.IO.Out.Write(out.Bytes())
 	return err

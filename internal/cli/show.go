@@ -3,8 +3,6 @@ package cli
 import (
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/pack"
-	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/spf13/cobra"
 )
 
@@ -43,10 +41,10 @@ first section), detailed (and every heading with its first paragraph) or full
 }
 
 func showRun(o *ShowOptions) error {
-	if _, err := pack.ParseLevel(o.Depth); err != nil {
+	if err := ctxpack.CheckDepth(o.Depth); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
-	if _, err := render.ParseFormat(o.Globals.Format); err != nil {
+	if err := ctxpack.CheckFormat(o.Globals.Format); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
 	p, err := o.Project()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/spf13/cobra"
 )
 
@@ -82,7 +81,7 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 	if err := o.Globals.TextOrJSON("summarize"); err != nil {
 		return err
 	}
-	if _, err := pack.ParseLevel(o.Level); err != nil {
+	if err := ctxpack.CheckDepth(o.Level); err != nil {
 		return cmdutil.Usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.Level)
 	}
 	p, err := o.Project()

@@ -3,14 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ctxpack/ctxpack"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 	"github.com/spf13/cobra"
 )
 
@@ -51,48 +47,25 @@ decode it.`,
 }
 
 func tokensRun(ctx context.Context, o *TokensOptions) error {
-	name := o.Globals.Tokenizer
-	if name == "" {
-		name = tokenizer.Default
-	}
-	tok, err := tokenizer.Get(name)
-	if err != nil {
+	if err := ctxpack.CheckTokenizer(o.Globals.Tokenizer); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
 	base, err := o.Globals.Base()
 	if err != nil {
 		return err
 	}
-	var jobs []ctxpack.TokenFile
-	for _, arg := range o.Paths {
-		abs := arg
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, arg)
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
-			return fmt.Errorf("tokens: %w", err)
-		}
-		if !st.IsDir() {
-			jobs = append(jobs, ctxpack.TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: arg})
-			continue
-		}
-		dir := os.DirFS(abs)
-		files, skipped, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: ctxpack.TokensMaxFileBytes, IncludeHidden: true})
-		if err != nil {
-			return fmt.Errorf("tokens: %s: %w", arg, err)
-		}
-		for _, s := range skipped {
-			o.IO.Warn("skipped %s: %s", joinShown(arg, s.Path), s.Reason)
-		}
-		for _, f := range files {
-			jobs = append(jobs, ctxpack.TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
-		}
+	jobs, skipped, err := ctxpack.TokenFiles(base, o.Paths)
+	if err != nil {
+		return err
 	}
+	o.IO.WarnAll(skipped)
 
 	prog := o.IO.Progress("counting", len(jobs))
-	counts, errs := ctxpack.CountFiles(ctx, tok, jobs, prog.Set)
+	counts, errs, err := ctxpack.CountFiles(ctx, o.Globals.Tokenizer, jobs, prog.Set)
 	prog.Done()
+	if err != nil {
+		return err
+	}
 
 	var out strings.Builder
 	total, failed := 0, 0
@@ -113,12 +86,4 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
-}
-
-// joinShown prints a walked file under the argument it was found from.
-func joinShown(arg, rel string) string {
-	if arg == "." || arg == "./" {
-		return rel
-	}
-	return strings.TrimSuffix(arg, "/") + "/" + rel
 }

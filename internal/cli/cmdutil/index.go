@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack"
-	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/pflag"
 )
 
@@ -19,7 +18,7 @@ type IndexFlags struct {
 // Add adds --index and --wait to fs.
 func (f *IndexFlags) Add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.File, "index", "", "keep the index in `FILE` instead of .ctxpack/index.db under the project root\n(for trees that are read-only or shared)")
-	fs.DurationVar(&f.Wait, "wait", index.DefaultLockTimeout, "how long to wait for another ctxpack updating the same index")
+	fs.DurationVar(&f.Wait, "wait", ctxpack.DefaultIndexWait, "how long to wait for another ctxpack updating the same index")
 }
 
 // Options are the facade's index options for the flags.
@@ -45,10 +44,10 @@ func (f IndexFlags) UpdateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.Inde
 
 // IndexProgress is the progress of an update of the index shown, on a
 // terminal; done ends it.
-func IndexProgress(ios *IOStreams, shown string) (progress func(index.Progress), done func()) {
+func IndexProgress(ios *IOStreams, shown string) (progress func(ctxpack.IndexProgress), done func()) {
 	var prog *Progress
 	var phase string
-	return func(pr index.Progress) {
+	return func(pr ctxpack.IndexProgress) {
 			switch pr.Phase {
 			case "lock":
 				fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", shown, cmp.Or(pr.Holder, "holder unknown"))
