@@ -177,17 +177,8 @@ func TestArchitecture(t *testing.T) {
 var frontEndImports = map[string]map[string]string{
 	"internal/cli": {
 		"internal/mcpserver": "ctxpack serve runs the MCP server",
-		"internal/check":     "check prints the facade's report, whose findings are check's",
-		"internal/evidence":  "the evidence commands parse selectors, ranks and roles and lock the workspace themselves",
-		"internal/graph":     "graph draws the closure as mermaid or dot",
-		"internal/history":   "index tells a folder outside git by history's error",
-		"internal/index":     "index prints the index's statistics and progress",
-		"internal/pack":      "summarize and show check --depth and --level with pack.ParseLevel",
-		"internal/project":   "flag completion lists formats, strategies and overflows; tokens walks the tree",
-		"internal/record":    "report prints budget records",
-		"internal/render":    "the json plan's types, and --format checked with render.ParseFormat",
+		"internal/evidence":  "the evidence commands parse selectors, ranks and roles themselves",
 		"internal/store":     "the memory, experience and value commands work on the store directly",
-		"internal/tokenizer": "--tokenizer lists and checks the tokenizers",
 	},
 	"internal/mcpserver": {},
 }
