@@ -864,8 +864,7 @@ func recencyWeight(newest, t int64) float64 {
 	if newest == 0 || t == 0 {
 		return 0.9
 	}
-	days := float64(newest-t) / 86400
-	return 0.9 + 0.1*math.Pow(0.5, days/30)
+	return 0.9 + float64(0.1*rank.HalfLife(newest-t, 30))
 }
 
 func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
