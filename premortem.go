@@ -111,7 +111,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 		target += " with " + strategy
 	}
 	if o.Format.Content() == render.Markdown {
-		o.Header = "# Premortem: " + oneLine(target) + "\n\n"
+		o.Header = render.PremortemHeader(target)
 		o.Footer = func(shown []*pack.Part) string {
 			seen := map[string]bool{}
 			for _, p := range shown {
@@ -120,7 +120,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 					seen[id] = true
 				}
 			}
-			return fmt.Sprintf("---\n*Based on %d past experience%s*\n", len(seen), plural(len(seen)))
+			return render.PremortemFooter(len(seen))
 		}
 	}
 	o.Mode, o.Target = "premortem", target
@@ -136,26 +136,21 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 		return sourceResult{err: err}
 	}
 	items := rankExperiences(hits, func(i int, e store.Experience) *srcItem {
-		var it *srcItem
+		it := &srcItem{typ: "experience", seq: i, experience: e.ID, changed: e.Created}
+		v := experienceView(e)
 		switch section {
 		case "failures":
-			it = experienceItem(e, i)
+			it.item = v.Item()
 		case "strategy":
-			it = briefExperience(e, i, fmt.Sprintf("**%s** %s with %s: %s\n", capitalize(string(e.Outcome)), e.Domain, e.Strategy, oneLine(e.Goal)),
-				"Result", e.Result, "Lesson", e.Lesson)
+			it.item = v.StrategyItem()
 		case "surprises":
-			it = briefExperience(e, i, fmt.Sprintf("**Surprise** (%s): %s\n", domainStrategy(e), oneLine(e.Surprise)),
-				"Predicted", e.Prediction, "Got", e.Result)
+			it.item = v.SurpriseItem()
 		case "root_causes":
-			cause := e.RootCause
-			if cause == "" {
-				cause = "the hypothesis did not hold"
-			}
-			it = briefExperience(e, i, fmt.Sprintf("**Root cause** (%s): %s\n", domainStrategy(e), oneLine(cause)),
-				"Hypothesis", e.Hypothesis, "Result", e.Result)
+			it.item = v.RootCauseItem()
 		}
 		it.source = section
 		it.key = ItemKey("experience", e.ID) + "#" + section
+		it.item.Note = "\n\n*(truncated, full experience ID: " + it.key + ")*"
 		return it
 	})
 	if section == "strategy" { // failures first: they are what a premortem is for
@@ -169,36 +164,4 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 		}
 	}
 	return sourceResult{items: items}
-}
-
-// briefExperience is an experience shown by one aspect: a head line and
-// two fields.
-func briefExperience(e store.Experience, seq int, head, k1, v1, k2, v2 string) *srcItem {
-	var b strings.Builder
-	for _, kv := range [][2]string{{k1, v1}, {k2, v2}} {
-		if strings.TrimSpace(kv[1]) != "" {
-			fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], oneLine(kv[1]))
-		}
-	}
-	body := strings.TrimSuffix(b.String(), "\n")
-	key := ItemKey("experience", e.ID)
-	return &srcItem{
-		typ: "experience", seq: seq, head: head, body: body, brief: body,
-		tail:  fmt.Sprintf("\n*%s, %s*", key, e.Confidence),
-		where: "experience " + key, plain: body, experience: e.ID, changed: e.Created,
-	}
-}
-
-func domainStrategy(e store.Experience) string {
-	if e.Strategy == "" {
-		return e.Domain
-	}
-	return e.Domain + " | " + e.Strategy
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

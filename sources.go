@@ -8,10 +8,8 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/chunk"
@@ -55,14 +53,8 @@ type srcItem struct {
 	lines  [2]int
 	seq    int // rank within its source
 
-	// The item's text is head, body (in a code fence when fence is set)
-	// and tail. Only the body is ever cut.
-	head, body, tail string
-	fence            string // the body's language, when it is shown as code
-	brief            string // the body at depth summary: its first paragraph
-	where            string // where the whole item is, for the truncation note
+	item render.Item // its text, in the seed's format; item.Body is compared for likeness with other items
 
-	plain      string             // the text compared for likeness with other items
 	relevance  float64            // in [0, 1]
 	components map[string]float64 // the relevance's factors
 	experience int64              // the experience the item is, or came from
@@ -191,13 +183,13 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		table = append(table, info)
 	}
 	if o.Format.Content() == render.Markdown {
-		o.Header = "# Context\n\n"
+		o.Header = render.ContextHeader
 		o.Footer = func(shown []*pack.Part) string {
 			heads := map[string]bool{}
 			for _, p := range shown {
 				heads[p.Heading] = true
 			}
-			return fmt.Sprintf("---\n*%d item%s from %d source%s*\n", len(shown), plural(len(shown)), len(heads), plural(len(heads)))
+			return render.ContextFooter(len(shown), len(heads))
 		}
 	}
 	o.Mode, o.Target = "sources", query
@@ -310,10 +302,8 @@ func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
 		imp := 0.5 + 0.5*h.Importance
 		items = append(items, &srcItem{
 			source: SourceMemories, key: key, typ: "memory", seq: i,
-			head: "**Memory**: ", body: h.Content, brief: firstParagraph(h.Content),
-			tail:  fmt.Sprintf("\n*Category: %s, Importance: %s · %s*", h.Category, fnum(h.Importance), key),
-			where: key,
-			plain: h.Content, relevance: match * imp,
+			item:       render.Memory{Key: key, Content: h.Content, Category: h.Category, Importance: h.Importance}.Item(),
+			relevance:  match * imp,
 			components: map[string]float64{"match": rank.Round(match), "importance": rank.Round(imp)},
 			changed:    h.Created,
 		})
@@ -359,38 +349,19 @@ func rankExperiences(hits []store.ExperienceHit, item func(i int, e store.Experi
 
 // experienceItem is an experience in the seed's format.
 func experienceItem(e store.Experience, seq int) *srcItem {
-	key := ItemKey("experience", e.ID)
-	head := "**Experience**: " + e.Domain
-	if e.Strategy != "" {
-		head += " | " + e.Strategy
-	}
-	head += "\n"
-	var b strings.Builder
-	field := func(name, v string) {
-		if strings.TrimSpace(v) != "" {
-			fmt.Fprintf(&b, "- **%s**: %s\n", name, oneLine(v))
-		}
-	}
-	field("Goal", e.Goal)
-	field("Hypothesis", e.Hypothesis)
-	field("Action", e.Action)
-	field("Prediction", e.Prediction)
-	field("Outcome", string(e.Outcome)+" - "+e.Result)
-	field("Surprise", e.Surprise)
-	field("Root cause", e.RootCause)
-	field("Lesson", e.Lesson)
-	body := strings.TrimSuffix(b.String(), "\n")
-	brief := fmt.Sprintf("- **Goal**: %s\n- **Outcome**: %s - %s", oneLine(e.Goal), e.Outcome, oneLine(e.Result))
-	if e.Lesson != "" {
-		brief += "\n- **Lesson**: " + oneLine(e.Lesson)
-	}
 	return &srcItem{
-		source: SourceExperiences, key: key, typ: "experience", seq: seq,
-		head: head, body: body, brief: brief,
-		tail:       fmt.Sprintf("\n*%s, %s, %d iteration%s*", key, e.Confidence, e.Iterations, plural(e.Iterations)),
-		where:      "experience " + key,
-		plain:      body,
-		experience: e.ID, changed: e.Created,
+		source: SourceExperiences, key: ItemKey("experience", e.ID), typ: "experience", seq: seq,
+		item: experienceView(e).Item(), experience: e.ID, changed: e.Created,
+	}
+}
+
+// experienceView is what an item shows of an experience.
+func experienceView(e store.Experience) render.Experience {
+	return render.Experience{
+		Key: ItemKey("experience", e.ID), Domain: e.Domain, Strategy: e.Strategy,
+		Goal: e.Goal, Hypothesis: e.Hypothesis, Action: e.Action, Prediction: e.Prediction,
+		Outcome: string(e.Outcome), Result: e.Result, Surprise: e.Surprise, RootCause: e.RootCause, Lesson: e.Lesson,
+		Confidence: string(e.Confidence), Iterations: e.Iterations,
 	}
 }
 
@@ -420,21 +391,15 @@ func searchValues(ctx context.Context, st *store.Store, query string, k int, sou
 
 // valueItem is a value in the seed's format.
 func valueItem(v store.Value, seq int) *srcItem {
-	key := ItemKey("value", v.ID)
-	head := fmt.Sprintf("**Value** (%s):\n", v.Axis)
-	if v.ClusterSize > 0 {
-		head = fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
-	}
-	tail := "\n*" + key
+	from := ""
 	if v.Experience != 0 {
-		tail += ", from " + ItemKey("experience", v.Experience)
+		from = ItemKey("experience", v.Experience)
 	}
-	tail += "*"
+	key := ItemKey("value", v.ID)
 	return &srcItem{
 		source: SourceValues, key: key, typ: "value", seq: seq,
-		head: head, body: v.Text, brief: firstParagraph(v.Text), tail: tail,
-		where: key,
-		plain: v.Text, experience: v.Experience, changed: v.Created,
+		item:       render.Value{Key: key, Axis: string(v.Axis), ClusterSize: v.ClusterSize, Text: v.Text, From: from}.Item(),
+		experience: v.Experience, changed: v.Created,
 	}
 }
 
@@ -451,30 +416,19 @@ func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
 	var items []*srcItem
 	for i, h := range hits {
 		short := h.SHA[:min(7, len(h.SHA))]
-		key := "commit:" + short
-		when := time.Unix(h.Time, 0).UTC().Format("2006-01-02")
 		files := make([]string, len(h.Files))
 		for i, f := range h.Files {
 			files[i] = f.Path
 		}
-		shown := files[:min(len(files), 8)]
-		tail := ""
-		if len(files) > 0 {
-			tail = "\n*Files: " + strings.Join(shown, ", ")
-			if len(files) > len(shown) {
-				tail += fmt.Sprintf(", … (%d files)", len(files))
-			}
-			tail += fmt.Sprintf("; +%d −%d*", h.Insertions, h.Deletions)
-		}
-		msg := strings.TrimSpace(h.Message)
 		match := h.Score / top
 		rec := recencyWeight(newest, h.Time)
 		items = append(items, &srcItem{
-			source: SourceCommits, key: key, typ: "commit", seq: i,
-			head: fmt.Sprintf("**Commit** `%s` by %s on %s\n", short, oneLine(h.Author), when),
-			body: msg, brief: firstParagraph(msg), tail: tail,
-			where: "commit " + short,
-			plain: msg, relevance: match * rec,
+			source: SourceCommits, key: "commit:" + short, typ: "commit", seq: i,
+			item: render.Commit{
+				Short: short, Author: h.Author, Time: h.Time, Message: h.Message,
+				Files: files, Insertions: h.Insertions, Deletions: h.Deletions,
+			}.Item(),
+			relevance:  match * rec,
 			components: map[string]float64{"match": rank.Round(match), "recency": rank.Round(rec)},
 			files:      files, changed: h.Time,
 		})
@@ -516,9 +470,6 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 			continue
 		}
 		body := strings.TrimRight(text[c.Start:c.End], "\n")
-		kind := firstNonEmpty(c.Kind, "chunk")
-		name := firstNonEmpty(c.Symbol, filepath.Base(c.Path))
-		lang := chunk.Language(c.Path)
 		summary, _ := chunk.Levels(c.Path, []byte(body))
 		comps := map[string]float64{"match": rank.Round(c.Relevance)}
 		for k, v := range c.Factors {
@@ -527,10 +478,11 @@ func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
 		res.items = append(res.items, &srcItem{
 			source: SourceCode, key: fmt.Sprintf("%s#%d", c.Path, c.Seq), typ: "code", seq: len(res.items),
 			label: fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine), path: c.Path, lines: [2]int{c.StartLine, c.EndLine},
-			head: fmt.Sprintf("**%s** `%s` in `%s:%d`\n", kind, name, c.Path, c.StartLine),
-			body: body, fence: firstNonEmpty(lang, "text"), brief: strings.TrimRight(firstNonEmpty(summary, firstParagraph(body)), "\n"),
-			where: fmt.Sprintf("%s:%d", c.Path, c.StartLine),
-			plain: body, relevance: c.Relevance, components: comps,
+			item: render.Code{
+				Kind: c.Kind, Name: c.Symbol, Path: c.Path, Line: c.StartLine,
+				Text: body, Lang: chunk.Language(c.Path), Summary: summary,
+			}.Item(),
+			relevance: c.Relevance, components: comps,
 			files: []string{c.Path}, cid: c.CID,
 		})
 	}
@@ -556,17 +508,14 @@ func (r *sourcesRun) artifacts() sourceResult {
 	for i, n := range c.Nodes {
 		a := n.A
 		order := 1 - float64(i)/float64(len(c.Nodes))
-		body := strings.TrimRight(a.Text(artifact.Full), "\n")
-		head := fmt.Sprintf("**%s** `%s` in `%s`", a.Type, a.ID, a.Path)
-		if len(n.Via) > 0 {
-			head += " (via " + strings.Join(n.Via, " → ") + ")"
-		}
 		res.items = append(res.items, &srcItem{
 			source: SourceArtifacts, key: a.ID, typ: string(a.Type), seq: i,
 			path: a.Path, lines: [2]int{1, max(1, a.Lines)},
-			head: head + "\n", body: body, fence: "markdown",
-			brief: strings.TrimRight(a.Text(artifact.Summary), "\n"),
-			where: a.Path, plain: body, relevance: order,
+			item: render.Artifact{
+				Type: string(a.Type), ID: a.ID, Path: a.Path, Via: n.Via,
+				Text: strings.TrimRight(a.Text(artifact.Full), "\n"), Summary: a.Text(artifact.Summary),
+			}.Item(),
+			relevance:  order,
 			components: map[string]float64{"link_order": rank.Round(order)}, cid: a.CID,
 		})
 	}
@@ -588,7 +537,7 @@ func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Drop
 	})
 	texts := make(map[*srcItem]textsim.Text, len(order))
 	for _, it := range order {
-		texts[it] = textsim.Prepare(it.plain)
+		texts[it] = textsim.Prepare(it.item.Body)
 	}
 	// A commit that changed only a file a code item shows goes first,
 	// whatever the relevance: the code item holds what the commit only
@@ -656,7 +605,7 @@ func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcIt
 	demand := map[string]int{}
 	sizes := make([]int, len(items)) // each item whole, as its block
 	for i, it := range items {
-		sizes[i] = r.measure(o, it, it.compose(r.depthBody(it, o.MaxLevel), false))
+		sizes[i] = r.measure(o, it, r.shown(it, o.MaxLevel).Text())
 		demand[it.source] += sizes[i]
 	}
 	entitled := waterFill(o.Budget, table, demand)
@@ -739,15 +688,15 @@ func waterFill(budget int, table []sourceInfo, demand map[string]int) map[string
 	return out
 }
 
-// depthBody is the item's body at the requested depth.
-func (r *sourcesRun) depthBody(it *srcItem, max pack.Level) string {
+// shown is the item at the requested depth.
+func (r *sourcesRun) shown(it *srcItem, max pack.Level) render.Item {
 	switch {
 	case max == pack.Meta:
-		return ""
+		return it.item.Meta()
 	case max < pack.Full:
-		return firstNonEmpty(it.brief, it.body)
+		return it.item.Summary()
 	}
-	return it.body
+	return it.item
 }
 
 // measure is the tokens the item's text takes as its part's block.
@@ -762,7 +711,7 @@ func (r *sourcesRun) measure(o pack.Options, it *srcItem, text string) int {
 func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size, capTokens int, itemCap float64) (pack.Part, string) {
 	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
 	info := table[section]
-	body := r.depthBody(it, o.MaxLevel)
+	shown := r.shown(it, o.MaxLevel)
 	p := pack.Part{
 		Key: it.key, Source: info.part, Type: it.typ, Label: firstNonEmpty(it.label, it.key),
 		Path: it.path, Lines: it.lines, Doc: it.key, Seq: it.seq,
@@ -770,16 +719,16 @@ func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size,
 		Section: section, Heading: info.title, Changed: it.changed,
 	}
 	level := o.MaxLevel
-	text := it.compose(body, false)
+	text := shown.Text()
 	if capTokens > 0 {
 		measure := func(s string) int { return r.measure(o, it, s) }
 		if size > capTokens {
-			cut, n, ok := it.cut(body, capTokens, measure, o.Tokenizer)
+			cut, n, ok := cutItem(shown, capTokens, measure, o.Tokenizer)
 			if !ok {
 				return p, fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even the item's heading", render.ReasonItemCap, capTokens, itemCap, it.source)
 			}
 			text = cut
-			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, n, itemCap, it.source, size, it.where)
+			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, n, itemCap, it.source, size, shown.Where)
 		}
 	}
 	p.Text = map[pack.Level]string{level: text}
@@ -789,37 +738,17 @@ func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size,
 	return p, ""
 }
 
-// compose is the item's text with body as its body, "..." after a cut one.
-func (it *srcItem) compose(body string, cut bool) string {
-	if cut {
-		body = strings.TrimRight(body, " \n") + "..."
-	}
-	if it.fence != "" && body != "" {
-		f := render.Fence(body)
-		body = f + it.fence + "\n" + body + "\n" + f
-	}
-	return it.head + body + it.tail
-}
-
-// cut returns the item with its body cut so that the whole, with the
+// cutItem returns the item with its body cut so that the whole, with the
 // truncation note, measures at most limit tokens, and what it measures;
 // false when even an empty body does not fit.
-func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, int, bool) {
-	note := "\n\n*(truncated; the whole is at " + it.where + ")*"
-	if it.source == SourceCode {
-		note = "\n\n*(truncated, see full at " + it.where + ")*"
-	} else if it.typ == "experience" {
-		note = "\n\n*(truncated, full experience ID: " + it.key + ")*"
-	}
-	with := func(n int) string {
-		return it.compose(tok.Truncate(body, n), true) + note
-	}
+func cutItem(it render.Item, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, int, bool) {
+	with := func(n int) string { return it.Cut(tok.Truncate(it.Body, n)) }
 	best := with(0)
 	size := measure(best)
 	if size > limit {
 		return "", 0, false
 	}
-	lo, hi := 0, tok.Count(body) // with(lo) fits, as best; find the largest that does
+	lo, hi := 0, tok.Count(it.Body) // with(lo) fits, as best; find the largest that does
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		text := with(mid)
@@ -865,27 +794,4 @@ func recencyWeight(newest, t int64) float64 {
 		return 0.9
 	}
 	return 0.9 + float64(0.1*rank.HalfLife(newest-t, 30))
-}
-
-func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// oneLine is s with its line breaks turned to spaces, for list items.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// firstParagraph is s up to its first blank line.
-func firstParagraph(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "\n\n"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
