@@ -125,7 +125,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	}
 	o.Mode, o.Target = "premortem", target
 	run := &sourcesRun{p: p, req: req, settings: settings}
-	return run.assemble(o, table, items, nil, []string{"store " + root}, append(warnings, p.Warnings...))
+	return run.assemble(o, table, items, nil, []string{"store " + root}, append(warnings, p.Warnings...), false)
 }
 
 // premortemExperiences searches one axis for a premortem section and

@@ -1,11 +1,9 @@
 package ctxpack
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,8 +19,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/ctxpack/ctxpack/internal/store"
-	"github.com/ctxpack/ctxpack/internal/textsim"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // OpenStore opens the project's store of memories, experiences, values
@@ -174,8 +170,6 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		items = append(items, r.items...)
 		dropped = append(dropped, r.dropped...)
 	}
-	items, dups := dedupItems(items, settings.Similarity)
-	dropped = append(dropped, dups...)
 	var table []sourceInfo
 	for _, n := range names {
 		info, _ := sourceOf(n)
@@ -193,7 +187,7 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 		}
 	}
 	o.Mode, o.Target = "sources", query
-	return run.assemble(o, table, items, dropped, roots, append(warnings, p.Warnings...))
+	return run.assemble(o, table, items, dropped, roots, append(warnings, p.Warnings...), true)
 }
 
 // sourcesFormat is the format of sources mode and premortem: the one
@@ -522,170 +516,34 @@ func (r *sourcesRun) artifacts() sourceResult {
 	return res
 }
 
-// dedupItems drops the items that duplicate another: a commit that
-// changed only a file a code item shows (the code item is kept), and,
-// keeping the more relevant, the same experience (an experience and a
-// value derived from it) or texts at least similarity alike. Items are
-// compared most relevant first; ties go to the source shown first, then
-// to rank.
-func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Dropped) {
-	order := slices.Clone(items)
-	slices.SortStableFunc(order, func(a, b *srcItem) int {
-		_, ia := sourceOf(a.source)
-		_, ib := sourceOf(b.source)
-		return cmp.Or(cmp.Compare(rank.Round(b.relevance), rank.Round(a.relevance)), cmp.Compare(ia, ib), cmp.Compare(a.seq, b.seq), strings.Compare(a.key, b.key))
-	})
-	texts := make(map[*srcItem]textsim.Text, len(order))
-	for _, it := range order {
-		texts[it] = textsim.Prepare(it.item.Body)
+// assemble turns the items into parts and fits them: each section
+// (table, in render order) a bucket with its weight as its share, the
+// budget divided among them by what their items need (water-filling),
+// each item cut to the item cap of its section's entitlement, and, when
+// dedup is set, items alike across sources dropped (edit distance).
+func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string, dedup bool) (*Result, error) {
+	o.DedupThreshold = -1
+	if dedup {
+		o.DedupStrategy, o.DedupThreshold = pack.EditDistance, r.settings.Similarity
 	}
-	// A commit that changed only a file a code item shows goes first,
-	// whatever the relevance: the code item holds what the commit only
-	// names.
-	codeFiles := map[string]string{}
-	for _, it := range order {
-		if it.source == SourceCode && len(it.files) == 1 {
-			if _, ok := codeFiles[it.files[0]]; !ok {
-				codeFiles[it.files[0]] = it.key
-			}
-		}
-	}
-	var kept []*srcItem
-	var dropped []render.Dropped
-	for _, it := range order {
-		why := ""
-		if it.source == SourceCommits && len(it.files) == 1 && codeFiles[it.files[0]] != "" {
-			why = fmt.Sprintf("duplicate of %s: the same file (%s), which the code item shows", codeFiles[it.files[0]], it.files[0])
-		}
-		for _, k := range kept {
-			if why != "" {
-				break
-			}
-			why = duplicate(it, k, texts, similarity)
-		}
-		if why != "" {
-			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
-			continue
-		}
-		kept = append(kept, it)
-	}
-	return kept, dropped
-}
-
-// duplicate says why it duplicates k, which is at least as relevant, or
-// "" when it does not.
-func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float64) string {
-	if it.key == k.key && it.source == k.source {
-		return "duplicate of " + k.key
-	}
-	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
-		return fmt.Sprintf("duplicate of %s: the same experience (%s)", k.key, ItemKey("experience", it.experience))
-	}
-	if similarity <= 0 {
-		return ""
-	}
-	if sim, ok := texts[it].AtLeast(texts[k], similarity); ok {
-		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*sim))
-	}
-	return ""
-}
-
-// assemble turns the items into parts, each section (table, in render
-// order) a bucket with its weight as its share, cut to the item cap of
-// their section's entitlement (waterFill), and fits them; the engine
-// passes on what a section leaves unused.
-func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
-	req := r.req
-	o.DedupThreshold = -1 // dedupItems did it, with the seed's rules
 	o.Sectioned = true
 	o.Warnings = warnings
 	o.StateRoot = combinedRoot(roots)
-	itemCap := o.Policy.ItemCap
-	o.Policy = pack.Policy{}
-	demand := map[string]int{}
-	sizes := make([]int, len(items)) // each item whole, as its block
-	for i, it := range items {
-		sizes[i] = r.measure(o, it, r.shown(it, o.MaxLevel).Text())
-		demand[it.source] += sizes[i]
-	}
-	entitled := waterFill(o.Budget, table, demand)
-	caps := map[string]int{}
+	o.Policy = pack.Policy{ItemCap: o.Policy.ItemCap, WaterFill: true, Cut: true}
 	for _, s := range table {
 		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: s.name, Share: s.weight})
-		sh := render.Share{Source: s.name, Weight: s.weight, Budget: entitled[s.name], Demand: demand[s.name]}
-		if itemCap > 0 && o.Budget > 0 {
-			sh.ItemCap = int(math.Floor(itemCap * float64(entitled[s.name])))
-			caps[s.name] = sh.ItemCap
-		}
-		o.Shares = append(o.Shares, sh)
 	}
-	var parts []pack.Part
+	o.Dropped, o.DroppedByStage = dropped, true
+	parts := make([]pack.Part, len(items))
 	for i, it := range items {
-		part, why := r.part(it, o, table, sizes[i], caps[it.source], itemCap)
-		if why != "" {
-			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
-			continue
-		}
-		parts = append(parts, part)
+		parts[i] = r.part(it, o.MaxLevel, table)
 	}
-	o.Dropped = dropped
-	r.p.setMetadata(req, &o)
+	r.p.setMetadata(r.req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
-}
-
-// waterFill divides budget among the sections of table by weight, as
-// each is entitled to: a section whose items need less than its part
-// (demand) keeps its entitlement but passes what it does not need to the
-// others, in rounds, until every section left needs more than its part.
-// A section with no items is entitled to nothing. The item cap is
-// reckoned from the entitlement, so that budget a source cannot use
-// lets the others' items be longer; the engine's buckets pass on what is
-// still unused while fitting.
-func waterFill(budget int, table []sourceInfo, demand map[string]int) map[string]int {
-	out := map[string]int{}
-	left := map[string]bool{}
-	for _, s := range table {
-		if demand[s.name] > 0 {
-			left[s.name] = true
-		}
-	}
-	rem := float64(budget)
-	for len(left) > 0 {
-		total := 0.0
-		for _, s := range table {
-			if left[s.name] {
-				total += s.weight
-			}
-		}
-		done := false
-		next := rem
-		for _, s := range table {
-			if !left[s.name] {
-				continue
-			}
-			part := rem * s.weight / total
-			if float64(demand[s.name]) <= part {
-				out[s.name] = int(math.Floor(part))
-				delete(left, s.name)
-				next -= float64(demand[s.name])
-				done = true
-			}
-		}
-		rem = next
-		if !done {
-			for _, s := range table {
-				if left[s.name] {
-					out[s.name] = int(math.Floor(rem * s.weight / total))
-				}
-			}
-			break
-		}
-	}
-	return out
 }
 
 // shown is the item at the requested depth.
@@ -699,66 +557,33 @@ func (r *sourcesRun) shown(it *srcItem, max pack.Level) render.Item {
 	return it.item
 }
 
-// measure is the tokens the item's text takes as its part's block.
-func (r *sourcesRun) measure(o pack.Options, it *srcItem, text string) int {
-	return o.Tokenizer.Count(render.Body(o.Format, render.Block{Type: it.typ, Label: firstNonEmpty(it.label, it.key), Path: it.path, Lines: it.lines, Doc: it.key, Text: text, Section: "-"}))
-}
-
 // part makes the item's part at the requested depth: its whole text, its
-// brief form (summary, detailed) or its head and tail alone (meta), cut
-// to capTokens when over it, with a note that says where the rest is.
-// It returns a reason instead when not even the item's head fits the cap.
-func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size, capTokens int, itemCap float64) (pack.Part, string) {
+// brief form (summary, detailed) or its head and tail alone (meta).
+func (r *sourcesRun) part(it *srcItem, level pack.Level, table []sourceInfo) pack.Part {
 	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
 	info := table[section]
-	shown := r.shown(it, o.MaxLevel)
+	shown := r.shown(it, level)
 	p := pack.Part{
 		Key: it.key, Source: info.part, Type: it.typ, Label: firstNonEmpty(it.label, it.key),
 		Path: it.path, Lines: it.lines, Doc: it.key, Seq: it.seq,
 		Score: it.relevance, Components: it.components, Bucket: it.source,
 		Section: section, Heading: info.title, Changed: it.changed,
+		Text: map[pack.Level]string{level: shown.Text()}, Item: &shown,
+		Dedup: pack.DedupKeys{Text: it.item.Body},
 	}
-	level := o.MaxLevel
-	text := shown.Text()
-	if capTokens > 0 {
-		measure := func(s string) int { return r.measure(o, it, s) }
-		if size > capTokens {
-			cut, n, ok := cutItem(shown, capTokens, measure, o.Tokenizer)
-			if !ok {
-				return p, fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even the item's heading", render.ReasonItemCap, capTokens, itemCap, it.source)
-			}
-			text = cut
-			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, n, itemCap, it.source, size, shown.Where)
-		}
+	if it.experience != 0 {
+		p.Dedup.Origin = ItemKey("experience", it.experience)
 	}
-	p.Text = map[pack.Level]string{level: text}
-	if it.cid != "" && p.Cut == "" && level == pack.Full {
+	switch {
+	case it.source == SourceCode && len(it.files) == 1:
+		p.Dedup.Shows = it.files[0]
+	case it.source == SourceCommits:
+		p.Dedup.Names = it.files
+	}
+	if it.cid != "" && level == pack.Full {
 		p.CID = it.cid
 	}
-	return p, ""
-}
-
-// cutItem returns the item with its body cut so that the whole, with the
-// truncation note, measures at most limit tokens, and what it measures;
-// false when even an empty body does not fit.
-func cutItem(it render.Item, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, int, bool) {
-	with := func(n int) string { return it.Cut(tok.Truncate(it.Body, n)) }
-	best := with(0)
-	size := measure(best)
-	if size > limit {
-		return "", 0, false
-	}
-	lo, hi := 0, tok.Count(it.Body) // with(lo) fits, as best; find the largest that does
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		text := with(mid)
-		if n := measure(text); n <= limit {
-			lo, best, size = mid, text, n
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, size, true
+	return p
 }
 
 // combinedRoot is the state root of a sources assembly: a hash over the

@@ -90,11 +90,7 @@ type Part struct {
 	// markdown, a run of parts with one heading is headed "## Heading"
 	// and each is shown bare (see render.Block.Section).
 	Heading string
-	// Cut, when not empty, says that the collector cut the part's text to
-	// a limit of its own (sources mode's per-item cap) and where the rest
-	// is: the plan shows the part as truncated, with Cut as its reason.
-	Cut string
-	Via []string // the link chain that reached the part
+	Via     []string // the link chain that reached the part
 	// Item, when set, is the part as an item of sources mode or
 	// premortem: its one level's text is Item.Text(), and a cutting item
 	// cap (Policy.Cut) cuts the item's body, keeping its heading and
@@ -259,9 +255,6 @@ type Options struct {
 	// in the order it went through the parts, instead of all in rank
 	// order.
 	DroppedByStage bool
-	// Shares are the collector's division of the budget among sources,
-	// reported as is.
-	Shares []render.Share
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string

@@ -90,7 +90,7 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 
 	plan := render.Plan{
 		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(),
-		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.cutReason() != "" }),
+		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.cut != "" }),
 		Exceeded: o.Budget > 0 && total > o.Budget,
 		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
 		Parts: make([]render.PlanPart, 0, len(list)), Dropped: []render.Dropped{},
@@ -100,15 +100,12 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	if plan.Paths == nil {
 		plan.Paths = []string{}
 	}
-	if plan.Shares == nil {
-		plan.Shares = o.Shares
-	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
 	textTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
-		cut := it.cutReason()
+		cut := it.cut
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
 			Level: ch.level.String(), Tokens: tokens[i], CID: it.cid,

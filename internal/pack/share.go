@@ -61,13 +61,16 @@ func allocate(c *coster, items []*item, o *Options) ([]*item, []drop, []render.S
 		if limit <= 0 || size <= limit {
 			continue
 		}
-		bucket := p.Buckets[it.bucket].Name
-		if !c.cut(it, size, limit, fmt.Sprintf("%g of the %s share", p.ItemCap, bucket)) {
+		of := fmt.Sprintf("%g of the %s share", p.ItemCap, p.Buckets[it.bucket].Name)
+		if p.Buckets[it.bucket].Name == "" {
+			of = fmt.Sprintf("%g of the budget", p.ItemCap)
+		}
+		if !c.cut(it, size, limit, of) {
 			what := "the truncation marker"
 			if it.Item != nil {
 				what = "the item's heading"
 			}
-			reason := fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even %s", render.ReasonItemCap, limit, p.ItemCap, bucket, what)
+			reason := fmt.Sprintf("%s: %d tokens (%s) cannot hold even %s", render.ReasonItemCap, limit, of, what)
 			dropped = append(dropped, drop{it: it, reason: reason})
 			out[it] = true
 		}
@@ -197,13 +200,4 @@ func longestFit(most, limit int, text func(n int) string, measure func(string) i
 		}
 	}
 	return best, size, true
-}
-
-// cutReason is why the part's text was cut to a cap: by the engine's
-// (Policy.Cut) or by the collector's (Part.Cut).
-func (it *item) cutReason() string {
-	if it.cut != "" {
-		return it.cut
-	}
-	return it.Cut
 }
