@@ -132,7 +132,6 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 		case "root_causes":
 			it.item = v.RootCauseItem()
 		}
-		it.item.Note = "\n\n*(truncated, full experience ID: " + it.key + ")*"
 		return it
 	})
 	if section == "strategy" { // failures first: they are what a premortem is for
