@@ -5,24 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/pack"
-	"github.com/ctxpack/ctxpack/internal/render"
-	"github.com/ctxpack/ctxpack/internal/store"
+	"github.com/ctxpack/ctxpack/internal/collect/sources"
 )
 
 // DefaultPremortemBudget is a premortem's budget when neither the request
 // nor the configuration gives one: the seed's max_tokens.
 const DefaultPremortemBudget = 1500
-
-// The sections of a premortem, in the order they are shown, with their
-// shares of the budget: past failures weigh most.
-var premortemTable = []sourceInfo{
-	{"failures", "Common Failures", "experience", 3},
-	{"strategy", "Strategy Performance", "experience", 2},
-	{"surprises", "Unexpected Outcomes", "experience", 2},
-	{"root_causes", "Root Causes to Watch", "experience", 2},
-	{"principles", "Relevant Principles", "value", 1},
-}
 
 // Premortem assembles the warnings worth reading before work in a domain
 // (and with a strategy), as the ContextAssembler seed's premortem does:
@@ -49,156 +37,15 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if err != nil {
 		return nil, err
 	}
-	st, err := p.OpenStore(true)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
 	limit := settings.PremortemLimit
 	if req.Limit > 0 {
 		limit = req.Limit
 	}
-	valueQuery := "principles for " + domain
-	if strategy != "" {
-		valueQuery += " using " + strategy
-	}
-	type search struct {
-		section string
-		query   string
-		q       store.ExperienceQuery
-		values  bool
-	}
-	searches := []search{
-		{section: "failures", query: "failures and issues in " + domain, q: store.ExperienceQuery{Axis: store.AxisFull, Domain: domain, Outcome: store.OutcomeFalsified, K: limit}},
-		{section: "surprises", query: "unexpected outcomes in " + domain, q: store.ExperienceQuery{Axis: store.AxisSurprise, Domain: domain, K: limit}},
-		{section: "root_causes", query: "why hypotheses fail in " + domain, q: store.ExperienceQuery{Axis: store.AxisRootCause, Domain: domain, K: limit}},
-		{section: "principles", query: valueQuery, values: true},
-	}
-	if strategy != "" {
-		searches = append(searches, search{section: "strategy", query: "outcomes using " + strategy + " strategy", q: store.ExperienceQuery{Axis: store.AxisStrategy, Strategy: strategy, K: limit}})
-	}
-	labels := make([]string, len(searches))
-	for i, s := range searches {
-		labels[i] = s.section
-	}
-	results, root, err := searchAll(ctx, st, labels, func(i int) sourceResult {
-		s := searches[i]
-		if s.values {
-			return searchValues(ctx, st, s.query, settings.PremortemValues, "principles")
-		}
-		return premortemExperiences(ctx, st, s.section, s.query, s.q)
+	col, err := sources.Premortem(ctx, p.sourcesEnv(settings, req.Index), sources.PremortemRequest{
+		Domain: domain, Strategy: strategy, Limit: limit, Values: settings.PremortemValues, Level: o.MaxLevel,
 	})
 	if err != nil {
 		return nil, err
 	}
-	var items []*srcItem
-	var warnings []string
-	for i, r := range results {
-		if r.err != nil {
-			warnings = append(warnings, fmt.Sprintf("premortem: %s skipped: %s", searches[i].section, strings.TrimPrefix(r.err.Error(), "store: ")))
-			continue
-		}
-		items = append(items, r.items...)
-	}
-	var table []sourceInfo
-	for _, s := range premortemTable {
-		if s.name != "strategy" || strategy != "" {
-			table = append(table, s)
-		}
-	}
-	target := domain
-	if strategy != "" {
-		target += " with " + strategy
-	}
-	if o.Format.Content() == render.Markdown {
-		o.Header = "# Premortem: " + oneLine(target) + "\n\n"
-		o.Footer = func(shown []*pack.Part) string {
-			seen := map[string]bool{}
-			for _, p := range shown {
-				if id, ok := strings.CutPrefix(p.Key, "experience:"); ok {
-					id, _, _ = strings.Cut(id, "#")
-					seen[id] = true
-				}
-			}
-			return fmt.Sprintf("---\n*Based on %d past experience%s*\n", len(seen), plural(len(seen)))
-		}
-	}
-	o.Mode, o.Target = "premortem", target
-	run := &sourcesRun{p: p, req: req, settings: settings}
-	return run.assemble(o, table, items, nil, []string{"store " + root}, append(warnings, p.Warnings...))
-}
-
-// premortemExperiences searches one axis for a premortem section and
-// shows each experience as that section reads it.
-func premortemExperiences(ctx context.Context, st *store.Store, section, query string, q store.ExperienceQuery) sourceResult {
-	hits, err := st.SearchExperiences(ctx, query, q)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	items := rankExperiences(hits, func(i int, e store.Experience) *srcItem {
-		var it *srcItem
-		switch section {
-		case "failures":
-			it = experienceItem(e, i)
-		case "strategy":
-			it = briefExperience(e, i, fmt.Sprintf("**%s** %s with %s: %s\n", capitalize(string(e.Outcome)), e.Domain, e.Strategy, oneLine(e.Goal)),
-				"Result", e.Result, "Lesson", e.Lesson)
-		case "surprises":
-			it = briefExperience(e, i, fmt.Sprintf("**Surprise** (%s): %s\n", domainStrategy(e), oneLine(e.Surprise)),
-				"Predicted", e.Prediction, "Got", e.Result)
-		case "root_causes":
-			cause := e.RootCause
-			if cause == "" {
-				cause = "the hypothesis did not hold"
-			}
-			it = briefExperience(e, i, fmt.Sprintf("**Root cause** (%s): %s\n", domainStrategy(e), oneLine(cause)),
-				"Hypothesis", e.Hypothesis, "Result", e.Result)
-		}
-		it.source = section
-		it.key = ItemKey("experience", e.ID) + "#" + section
-		return it
-	})
-	if section == "strategy" { // failures first: they are what a premortem is for
-		for i, it := range items {
-			f := 0.8
-			if hits[i].Outcome == store.OutcomeFalsified {
-				f = 1
-			}
-			it.relevance *= f
-			it.components["failure"] = f
-		}
-	}
-	return sourceResult{items: items}
-}
-
-// briefExperience is an experience shown by one aspect: a head line and
-// two fields.
-func briefExperience(e store.Experience, seq int, head, k1, v1, k2, v2 string) *srcItem {
-	var b strings.Builder
-	for _, kv := range [][2]string{{k1, v1}, {k2, v2}} {
-		if strings.TrimSpace(kv[1]) != "" {
-			fmt.Fprintf(&b, "- **%s**: %s\n", kv[0], oneLine(kv[1]))
-		}
-	}
-	body := strings.TrimSuffix(b.String(), "\n")
-	key := ItemKey("experience", e.ID)
-	return &srcItem{
-		typ: "experience", seq: seq, head: head, body: body, brief: body,
-		tail:  fmt.Sprintf("\n*%s, %s*", key, e.Confidence),
-		where: "experience " + key, plain: body, experience: e.ID, changed: e.Created,
-	}
-}
-
-func domainStrategy(e store.Experience) string {
-	if e.Strategy == "" {
-		return e.Domain
-	}
-	return e.Domain + " | " + e.Strategy
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return p.assembleSources(col, req, o)
 }

@@ -1,30 +1,18 @@
 package ctxpack
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/ctxpack/ctxpack/internal/artifact"
-	"github.com/ctxpack/ctxpack/internal/chunk"
-	"github.com/ctxpack/ctxpack/internal/graph"
-	"github.com/ctxpack/ctxpack/internal/history"
+	"github.com/ctxpack/ctxpack/internal/collect/sources"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/ctxpack/ctxpack/internal/store"
-	"github.com/ctxpack/ctxpack/internal/textsim"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // OpenStore opens the project's store of memories, experiences, values
@@ -45,50 +33,6 @@ func (p *Project) SyncCommits(ctx context.Context, st *store.Store) (store.Commi
 	return st.SyncCommits(ctx, p.Root)
 }
 
-// srcItem is one item a source found, before it becomes a part.
-type srcItem struct {
-	source string // source name
-	key    string // "memory:42", "commit:1a2b3c4", "src/a.go#3", "SPEC-BILLING-001"
-	typ    string // the part's type: memory, experience, value, commit, code, spec…
-	label  string
-	path   string
-	lines  [2]int
-	seq    int // rank within its source
-
-	// The item's text is head, body (in a code fence when fence is set)
-	// and tail. Only the body is ever cut.
-	head, body, tail string
-	fence            string // the body's language, when it is shown as code
-	brief            string // the body at depth summary: its first paragraph
-	where            string // where the whole item is, for the truncation note
-
-	plain      string             // the text compared for likeness with other items
-	relevance  float64            // in [0, 1]
-	components map[string]float64 // the relevance's factors
-	experience int64              // the experience the item is, or came from
-	files      []string           // code: its file; commits: the files changed
-	cid        string
-	changed    int64
-}
-
-// sourceResult is what one source's search gave.
-type sourceResult struct {
-	items     []*srcItem
-	dropped   []render.Dropped // found but not shown, with the reason
-	warnings  []string
-	stateRoot string // of the inputs searched, when they are not the store's
-	err       error
-}
-
-// sourcesRun is one sources-mode assembly's shared inputs.
-type sourcesRun struct {
-	p        *Project
-	req      Request
-	query    string
-	settings SourcesSettings
-	st       *store.Store
-}
-
 // Sources assembles the context for a free-text query from the sources
 // in req.Sources (sources mode): one search per source, in parallel, the
 // results ranked within each source (BM25 over code-aware terms, then
@@ -99,34 +43,15 @@ type sourcesRun struct {
 // with a note that says where the whole item is, and fitted with the
 // budget divided among the sources by weight, the share of a source that
 // runs out flowing to the others. Markdown shows one section per source
-// that has items, and a footer with the counts.
+// that has items, and a footer with the counts. With req.Task (and the
+// artifacts source), an empty query is the task's id.
 //
 // A source whose search fails is left out with a warning; the others are
 // still assembled. An unknown source is a *SourceError.
 func (p *Project) Sources(ctx context.Context, query string, req Request) (*Result, error) {
-	if strings.TrimSpace(query) == "" && req.Task == "" {
-		return nil, fmt.Errorf("ctxpack: the query is empty")
-	}
-	names, err := ParseSources(req.Sources)
+	names, err := p.sourcesOf(query, req)
 	if err != nil {
 		return nil, err
-	}
-	if slices.Contains(names, SourceArtifacts) && req.Task == "" {
-		return nil, &SourceError{Name: SourceArtifacts, needsTask: true}
-	}
-	if req.Task != "" && !slices.Contains(names, SourceArtifacts) {
-		return nil, &SourceError{Name: SourceArtifacts, taskOnly: req.Task}
-	}
-	if req.Task != "" {
-		// A task that does not exist is the caller's mistake, not a
-		// source that failed: say so rather than assemble without it.
-		set, err := p.artifacts()
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := set.ByID[req.Task]; !ok {
-			return nil, &SourceError{Name: SourceArtifacts, noTask: req.Task}
-		}
 	}
 	settings, err := p.SourcesSettings()
 	if err != nil {
@@ -140,68 +65,86 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 	if strings.TrimSpace(query) == "" {
 		query = req.Task
 	}
-	run := &sourcesRun{p: p, req: req, query: query, settings: settings}
-	var warnings []string
-	if slices.ContainsFunc(names, storeSource) {
-		// Written only to bring the commits up to date: a store that is
-		// not there is otherwise read as empty, and not created.
-		sync := slices.Contains(names, SourceCommits) && !req.Index.NoUpdate
-		st, err := p.OpenStore(!sync)
-		if err != nil {
-			return nil, err
-		}
-		defer st.Close()
-		run.st = st
-		if sync {
-			if _, err := st.SyncCommits(ctx, p.Root); err != nil {
-				warnings = append(warnings, commitsWarning(err))
-			}
-		}
+	limit := settings.Limit
+	if req.Limit > 0 {
+		limit = req.Limit
 	}
-
-	results, storeRoot, err := searchAll(ctx, run.st, names, func(i int) sourceResult { return run.collect(ctx, names[i]) })
+	col, err := sources.Collect(ctx, p.sourcesEnv(settings, req.Index), sources.Request{
+		Query: query, Sources: names, Task: req.Task, LinkDepth: req.LinkDepth,
+		Limit: limit, Level: o.MaxLevel, NoUpdate: req.Index.NoUpdate,
+	})
 	if err != nil {
 		return nil, err
 	}
+	return p.assembleSources(col, req, o)
+}
 
-	var items []*srcItem
-	var dropped []render.Dropped
-	var roots []string
-	if run.st != nil {
-		roots = append(roots, "store "+storeRoot)
+// sourcesOf checks a sources-mode request and returns its sources: a
+// query or a task; known sources; the artifacts source with a task, and
+// a task only with it, one that exists.
+func (p *Project) sourcesOf(query string, req Request) ([]string, error) {
+	if strings.TrimSpace(query) == "" && req.Task == "" {
+		return nil, fmt.Errorf("ctxpack: the query is empty")
 	}
-	for i, r := range results {
-		warnings = append(warnings, r.warnings...)
-		if r.err != nil {
-			warnings = append(warnings, fmt.Sprintf("sources: %s skipped: %s", names[i], strings.TrimPrefix(r.err.Error(), "ctxpack: ")))
-			continue
+	names, err := ParseSources(req.Sources)
+	if err != nil {
+		return nil, err
+	}
+	withArtifacts := slices.Contains(names, SourceArtifacts)
+	switch {
+	case withArtifacts && req.Task == "":
+		return nil, &SourceError{Name: SourceArtifacts, needsTask: true}
+	case req.Task != "" && !withArtifacts:
+		return nil, &SourceError{Name: SourceArtifacts, taskOnly: req.Task}
+	case req.Task != "":
+		// A task that does not exist is the caller's mistake, not a
+		// source that failed: say so rather than assemble without it.
+		set, err := p.artifacts()
+		if err != nil {
+			return nil, err
 		}
-		if r.stateRoot != "" {
-			roots = append(roots, names[i]+" "+r.stateRoot)
+		if _, ok := set.ByID[req.Task]; !ok {
+			return nil, &SourceError{Name: SourceArtifacts, noTask: req.Task}
 		}
-		items = append(items, r.items...)
-		dropped = append(dropped, r.dropped...)
 	}
-	items, dups := dedupItems(items, settings.Similarity)
-	dropped = append(dropped, dups...)
-	var table []sourceInfo
-	for _, n := range names {
-		info, _ := sourceOf(n)
-		info.weight = settings.Weights[n]
-		table = append(table, info)
-	}
-	if o.Format.Content() == render.Markdown {
-		o.Header = "# Context\n\n"
-		o.Footer = func(shown []*pack.Part) string {
-			heads := map[string]bool{}
-			for _, p := range shown {
-				heads[p.Heading] = true
+	return names, nil
+}
+
+// sourcesEnv is what the sources collector needs of the project: its
+// store, its git history, and code search as retrieval mode ranks it
+// (through the index idx names, brought up to date unless idx.NoUpdate).
+func (p *Project) sourcesEnv(settings SourcesSettings, idx IndexOptions) sources.Env {
+	return sources.Env{
+		Root: p.Root, Settings: settings, OpenStore: p.OpenStore, Artifacts: p.artifacts,
+		Code: func(ctx context.Context, query string, limit int) (*sources.CodeHits, error) {
+			rk, err := p.rank(ctx, query, idx, func(o *retrieve.Options) {
+				o.Expand = -1
+				o.Fused = max(o.Fused, limit)
+			})
+			if err != nil {
+				return nil, err
 			}
-			return fmt.Sprintf("---\n*%d item%s from %d source%s*\n", len(shown), plural(len(shown)), len(heads), plural(len(heads)))
-		}
+			defer rk.oi.Close()
+			root, err := rk.oi.StateRoot(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &sources.CodeHits{Chunks: rk.Chunks, Read: rk.texts.Read, StateRoot: root, Warnings: rk.warnings}, nil
+		},
 	}
-	o.Mode, o.Target = "sources", query
-	return run.assemble(o, table, items, dropped, roots, append(warnings, p.Warnings...))
+}
+
+// assembleSources fits a sources or premortem collection under o, the
+// options of req, with the project's warnings after the collection's.
+func (p *Project) assembleSources(col *sources.Collection, req Request, o pack.Options) (*Result, error) {
+	col.Options(&o)
+	o.Warnings = append(o.Warnings, p.Warnings...)
+	p.setMetadata(req, &o)
+	res, err := pack.Assemble(col.Parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Plan: res.Plan, Output: res.Output}, nil
 }
 
 // sourcesFormat is the format of sources mode and premortem: the one
@@ -230,663 +173,4 @@ func (p *Project) sourcesOverflow(asked string) string {
 		return c
 	}
 	return string(pack.Drop)
-}
-
-// storeSource reports whether a source lives in the store.
-func storeSource(name string) bool {
-	switch name {
-	case SourceMemories, SourceExperiences, SourceValues, SourceCommits:
-		return true
-	}
-	return false
-}
-
-func commitsWarning(err error) string {
-	if errors.Is(err, history.ErrNotRepository) {
-		return "commits: the project is not a git repository (or git is not installed): no commits"
-	}
-	return "commits: not brought up to date: " + strings.TrimPrefix(err.Error(), "store: ")
-}
-
-// searchAll runs the searches named by labels at once, search(i) the
-// i-th, and beside them reads st's state root (it reads every row) when
-// st is not nil. A search that panics gets an error in its result, and
-// the others go on.
-func searchAll(ctx context.Context, st *store.Store, labels []string, search func(i int) sourceResult) ([]sourceResult, string, error) {
-	results := make([]sourceResult, len(labels))
-	var root string
-	var rootErr error
-	var wg sync.WaitGroup
-	for i, label := range labels {
-		wg.Go(func() {
-			defer func() {
-				if v := recover(); v != nil { // a failing search must not take the others with it
-					results[i] = sourceResult{err: fmt.Errorf("ctxpack: %s: internal error: %v", label, v)}
-				}
-			}()
-			results[i] = search(i)
-		})
-	}
-	if st != nil {
-		wg.Go(func() { root, rootErr = st.StateRoot(ctx) })
-	}
-	wg.Wait()
-	return results, root, rootErr
-}
-
-// collect runs one source's search.
-func (r *sourcesRun) collect(ctx context.Context, name string) sourceResult {
-	limit := r.settings.Limit
-	if r.req.Limit > 0 {
-		limit = r.req.Limit
-	}
-	switch name {
-	case SourceMemories:
-		return r.memories(ctx, limit)
-	case SourceExperiences:
-		return r.experiences(ctx, limit)
-	case SourceValues:
-		return r.values(ctx, limit)
-	case SourceCommits:
-		return r.commits(ctx, limit)
-	case SourceCode:
-		return r.code(ctx, limit)
-	case SourceArtifacts:
-		return r.artifacts()
-	}
-	return sourceResult{err: &SourceError{Name: name}}
-}
-
-func (r *sourcesRun) memories(ctx context.Context, limit int) sourceResult {
-	hits, err := r.st.SearchMemories(ctx, r.query, limit)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	var items []*srcItem
-	for i, h := range hits {
-		key := ItemKey("memory", h.ID)
-		match := h.Score / top
-		imp := 0.5 + 0.5*h.Importance
-		items = append(items, &srcItem{
-			source: SourceMemories, key: key, typ: "memory", seq: i,
-			head: "**Memory**: ", body: h.Content, brief: firstParagraph(h.Content),
-			tail:  fmt.Sprintf("\n*Category: %s, Importance: %s · %s*", h.Category, fnum(h.Importance), key),
-			where: key,
-			plain: h.Content, relevance: match * imp,
-			components: map[string]float64{"match": rank.Round(match), "importance": rank.Round(imp)},
-			changed:    h.Created,
-		})
-	}
-	return sourceResult{items: items}
-}
-
-// tierWeight is the confidence weighting of experiences: gold > silver >
-// bronze > abandoned.
-var tierWeight = map[store.Tier]float64{
-	store.TierGold: 1, store.TierSilver: 0.9, store.TierBronze: 0.8, store.TierAbandoned: 0.5,
-}
-
-func (r *sourcesRun) experiences(ctx context.Context, limit int) sourceResult {
-	hits, err := r.st.SearchExperiences(ctx, r.query, store.ExperienceQuery{Axis: store.AxisFull, K: limit})
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	return sourceResult{items: rankExperiences(hits, func(i int, e store.Experience) *srcItem { return experienceItem(e, i) })}
-}
-
-// rankExperiences makes an item of each hit with item and sets its
-// relevance: the match scaled to the best hit, times the confidence tier
-// and the recency (relative to the newest hit).
-func rankExperiences(hits []store.ExperienceHit, item func(i int, e store.Experience) *srcItem) []*srcItem {
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	newest := int64(0)
-	for _, h := range hits {
-		newest = max(newest, h.Created)
-	}
-	items := make([]*srcItem, len(hits))
-	for i, h := range hits {
-		it := item(i, h.Experience)
-		match := h.Score / top
-		tier := tierWeight[h.Confidence]
-		rec := recencyWeight(newest, h.Created)
-		it.relevance = match * tier * rec
-		it.components = map[string]float64{"match": rank.Round(match), "confidence": rank.Round(tier), "recency": rank.Round(rec)}
-		items[i] = it
-	}
-	return items
-}
-
-// experienceItem is an experience in the seed's format.
-func experienceItem(e store.Experience, seq int) *srcItem {
-	key := ItemKey("experience", e.ID)
-	head := "**Experience**: " + e.Domain
-	if e.Strategy != "" {
-		head += " | " + e.Strategy
-	}
-	head += "\n"
-	var b strings.Builder
-	field := func(name, v string) {
-		if strings.TrimSpace(v) != "" {
-			fmt.Fprintf(&b, "- **%s**: %s\n", name, oneLine(v))
-		}
-	}
-	field("Goal", e.Goal)
-	field("Hypothesis", e.Hypothesis)
-	field("Action", e.Action)
-	field("Prediction", e.Prediction)
-	field("Outcome", string(e.Outcome)+" - "+e.Result)
-	field("Surprise", e.Surprise)
-	field("Root cause", e.RootCause)
-	field("Lesson", e.Lesson)
-	body := strings.TrimSuffix(b.String(), "\n")
-	brief := fmt.Sprintf("- **Goal**: %s\n- **Outcome**: %s - %s", oneLine(e.Goal), e.Outcome, oneLine(e.Result))
-	if e.Lesson != "" {
-		brief += "\n- **Lesson**: " + oneLine(e.Lesson)
-	}
-	return &srcItem{
-		source: SourceExperiences, key: key, typ: "experience", seq: seq,
-		head: head, body: body, brief: brief,
-		tail:       fmt.Sprintf("\n*%s, %s, %d iteration%s*", key, e.Confidence, e.Iterations, plural(e.Iterations)),
-		where:      "experience " + key,
-		plain:      body,
-		experience: e.ID, changed: e.Created,
-	}
-}
-
-func (r *sourcesRun) values(ctx context.Context, limit int) sourceResult {
-	return searchValues(ctx, r.st, r.query, limit, SourceValues)
-}
-
-// searchValues is the k values that best match query, as items of the
-// section named source, their relevance the match scaled to the best.
-func searchValues(ctx context.Context, st *store.Store, query string, k int, source string) sourceResult {
-	hits, err := st.SearchValues(ctx, query, k)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	items := make([]*srcItem, len(hits))
-	for i, h := range hits {
-		it := valueItem(h.Value, i)
-		it.source = source
-		match := h.Score / top
-		it.relevance = match
-		it.components = map[string]float64{"match": rank.Round(match)}
-		items[i] = it
-	}
-	return sourceResult{items: items}
-}
-
-// valueItem is a value in the seed's format.
-func valueItem(v store.Value, seq int) *srcItem {
-	key := ItemKey("value", v.ID)
-	head := fmt.Sprintf("**Value** (%s):\n", v.Axis)
-	if v.ClusterSize > 0 {
-		head = fmt.Sprintf("**Value** (%s, cluster size: %d):\n", v.Axis, v.ClusterSize)
-	}
-	tail := "\n*" + key
-	if v.Experience != 0 {
-		tail += ", from " + ItemKey("experience", v.Experience)
-	}
-	tail += "*"
-	return &srcItem{
-		source: SourceValues, key: key, typ: "value", seq: seq,
-		head: head, body: v.Text, brief: firstParagraph(v.Text), tail: tail,
-		where: key,
-		plain: v.Text, experience: v.Experience, changed: v.Created,
-	}
-}
-
-func (r *sourcesRun) commits(ctx context.Context, limit int) sourceResult {
-	hits, err := r.st.SearchCommits(ctx, r.query, limit)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
-	newest := int64(0)
-	for _, h := range hits {
-		newest = max(newest, h.Time)
-	}
-	var items []*srcItem
-	for i, h := range hits {
-		short := h.SHA[:min(7, len(h.SHA))]
-		key := "commit:" + short
-		when := time.Unix(h.Time, 0).UTC().Format("2006-01-02")
-		files := make([]string, len(h.Files))
-		for i, f := range h.Files {
-			files[i] = f.Path
-		}
-		shown := files[:min(len(files), 8)]
-		tail := ""
-		if len(files) > 0 {
-			tail = "\n*Files: " + strings.Join(shown, ", ")
-			if len(files) > len(shown) {
-				tail += fmt.Sprintf(", … (%d files)", len(files))
-			}
-			tail += fmt.Sprintf("; +%d −%d*", h.Insertions, h.Deletions)
-		}
-		msg := strings.TrimSpace(h.Message)
-		match := h.Score / top
-		rec := recencyWeight(newest, h.Time)
-		items = append(items, &srcItem{
-			source: SourceCommits, key: key, typ: "commit", seq: i,
-			head: fmt.Sprintf("**Commit** `%s` by %s on %s\n", short, oneLine(h.Author), when),
-			body: msg, brief: firstParagraph(msg), tail: tail,
-			where: "commit " + short,
-			plain: msg, relevance: match * rec,
-			components: map[string]float64{"match": rank.Round(match), "recency": rank.Round(rec)},
-			files:      files, changed: h.Time,
-		})
-	}
-	return sourceResult{items: items}
-}
-
-// code searches the repository index as retrieval mode ranks it: the best
-// chunks, each shown whole in a fence.
-func (r *sourcesRun) code(ctx context.Context, limit int) sourceResult {
-	rk, err := r.p.rank(ctx, r.query, r.req.Index, func(o *retrieve.Options) {
-		o.Expand = -1
-		o.Fused = max(o.Fused, limit)
-	})
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	defer rk.oi.Close()
-	root, err := rk.oi.StateRoot(ctx)
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	res := sourceResult{stateRoot: root, warnings: rk.warnings}
-	for _, c := range rk.Chunks {
-		if len(res.items) == limit {
-			break
-		}
-		text, err := rk.texts.Read(c.Path)
-		if err != nil || c.Start > c.End || c.End > len(text) || project.ContentID(text[c.Start:c.End]) != c.CID {
-			why := "the file changed since it was indexed"
-			if err != nil {
-				why = "unreadable: " + project.ErrorText(err)
-			}
-			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)
-			if !slices.ContainsFunc(res.dropped, func(d render.Dropped) bool { return d.Path == c.Path }) {
-				res.warnings = append(res.warnings, fmt.Sprintf("code: skipped chunks of %s: %s", c.Path, why))
-			}
-			res.dropped = append(res.dropped, render.Dropped{Key: key, Path: c.Path, Reason: why})
-			continue
-		}
-		body := strings.TrimRight(text[c.Start:c.End], "\n")
-		kind := firstNonEmpty(c.Kind, "chunk")
-		name := firstNonEmpty(c.Symbol, filepath.Base(c.Path))
-		lang := chunk.Language(c.Path)
-		summary, _ := chunk.Levels(c.Path, []byte(body))
-		comps := map[string]float64{"match": rank.Round(c.Relevance)}
-		for k, v := range c.Factors {
-			comps[k] = v
-		}
-		res.items = append(res.items, &srcItem{
-			source: SourceCode, key: fmt.Sprintf("%s#%d", c.Path, c.Seq), typ: "code", seq: len(res.items),
-			label: fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine), path: c.Path, lines: [2]int{c.StartLine, c.EndLine},
-			head: fmt.Sprintf("**%s** `%s` in `%s:%d`\n", kind, name, c.Path, c.StartLine),
-			body: body, fence: firstNonEmpty(lang, "text"), brief: strings.TrimRight(firstNonEmpty(summary, firstParagraph(body)), "\n"),
-			where: fmt.Sprintf("%s:%d", c.Path, c.StartLine),
-			plain: body, relevance: c.Relevance, components: comps,
-			files: []string{c.Path}, cid: c.CID,
-		})
-	}
-	return res
-}
-
-// artifacts are the artifacts the task links to, in the order the links
-// reached them, the task first.
-func (r *sourcesRun) artifacts() sourceResult {
-	set, err := r.p.artifacts()
-	if err != nil {
-		return sourceResult{err: err}
-	}
-	c, err := graph.Traverse(set, r.req.Task, graph.Options{MaxDepth: r.req.LinkDepth})
-	if err != nil {
-		return sourceResult{err: fmt.Errorf("ctxpack: %w", err)}
-	}
-	inputs := make([]project.Input, 0, len(set.List))
-	for _, a := range set.List {
-		inputs = append(inputs, project.Input{Path: a.Path, CID: a.CID})
-	}
-	res := sourceResult{stateRoot: project.StateRoot(inputs), warnings: c.Warnings}
-	for i, n := range c.Nodes {
-		a := n.A
-		order := 1 - float64(i)/float64(len(c.Nodes))
-		body := strings.TrimRight(a.Text(artifact.Full), "\n")
-		head := fmt.Sprintf("**%s** `%s` in `%s`", a.Type, a.ID, a.Path)
-		if len(n.Via) > 0 {
-			head += " (via " + strings.Join(n.Via, " → ") + ")"
-		}
-		res.items = append(res.items, &srcItem{
-			source: SourceArtifacts, key: a.ID, typ: string(a.Type), seq: i,
-			path: a.Path, lines: [2]int{1, max(1, a.Lines)},
-			head: head + "\n", body: body, fence: "markdown",
-			brief: strings.TrimRight(a.Text(artifact.Summary), "\n"),
-			where: a.Path, plain: body, relevance: order,
-			components: map[string]float64{"link_order": rank.Round(order)}, cid: a.CID,
-		})
-	}
-	return res
-}
-
-// dedupItems drops the items that duplicate another: a commit that
-// changed only a file a code item shows (the code item is kept), and,
-// keeping the more relevant, the same experience (an experience and a
-// value derived from it) or texts at least similarity alike. Items are
-// compared most relevant first; ties go to the source shown first, then
-// to rank.
-func dedupItems(items []*srcItem, similarity float64) ([]*srcItem, []render.Dropped) {
-	order := slices.Clone(items)
-	slices.SortStableFunc(order, func(a, b *srcItem) int {
-		_, ia := sourceOf(a.source)
-		_, ib := sourceOf(b.source)
-		return cmp.Or(cmp.Compare(rank.Round(b.relevance), rank.Round(a.relevance)), cmp.Compare(ia, ib), cmp.Compare(a.seq, b.seq), strings.Compare(a.key, b.key))
-	})
-	texts := make(map[*srcItem]textsim.Text, len(order))
-	for _, it := range order {
-		texts[it] = textsim.Prepare(it.plain)
-	}
-	// A commit that changed only a file a code item shows goes first,
-	// whatever the relevance: the code item holds what the commit only
-	// names.
-	codeFiles := map[string]string{}
-	for _, it := range order {
-		if it.source == SourceCode && len(it.files) == 1 {
-			if _, ok := codeFiles[it.files[0]]; !ok {
-				codeFiles[it.files[0]] = it.key
-			}
-		}
-	}
-	var kept []*srcItem
-	var dropped []render.Dropped
-	for _, it := range order {
-		why := ""
-		if it.source == SourceCommits && len(it.files) == 1 && codeFiles[it.files[0]] != "" {
-			why = fmt.Sprintf("duplicate of %s: the same file (%s), which the code item shows", codeFiles[it.files[0]], it.files[0])
-		}
-		for _, k := range kept {
-			if why != "" {
-				break
-			}
-			why = duplicate(it, k, texts, similarity)
-		}
-		if why != "" {
-			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
-			continue
-		}
-		kept = append(kept, it)
-	}
-	return kept, dropped
-}
-
-// duplicate says why it duplicates k, which is at least as relevant, or
-// "" when it does not.
-func duplicate(it, k *srcItem, texts map[*srcItem]textsim.Text, similarity float64) string {
-	if it.key == k.key && it.source == k.source {
-		return "duplicate of " + k.key
-	}
-	if it.experience != 0 && it.experience == k.experience && it.source != k.source {
-		return fmt.Sprintf("duplicate of %s: the same experience (%s)", k.key, ItemKey("experience", it.experience))
-	}
-	if similarity <= 0 {
-		return ""
-	}
-	if sim, ok := texts[it].AtLeast(texts[k], similarity); ok {
-		return fmt.Sprintf("duplicate of %s: the texts are %.0f%% alike", k.key, math.Floor(100*sim))
-	}
-	return ""
-}
-
-// assemble turns the items into parts, each section (table, in render
-// order) a bucket with its weight as its share, cut to the item cap of
-// their section's entitlement (waterFill), and fits them; the engine
-// passes on what a section leaves unused.
-func (r *sourcesRun) assemble(o pack.Options, table []sourceInfo, items []*srcItem, dropped []render.Dropped, roots []string, warnings []string) (*Result, error) {
-	req := r.req
-	o.DedupThreshold = -1 // dedupItems did it, with the seed's rules
-	o.Sectioned = true
-	o.Warnings = warnings
-	o.StateRoot = combinedRoot(roots)
-	itemCap := o.Policy.ItemCap
-	o.Policy = pack.Policy{}
-	demand := map[string]int{}
-	sizes := make([]int, len(items)) // each item whole, as its block
-	for i, it := range items {
-		sizes[i] = r.measure(o, it, it.compose(r.depthBody(it, o.MaxLevel), false))
-		demand[it.source] += sizes[i]
-	}
-	entitled := waterFill(o.Budget, table, demand)
-	caps := map[string]int{}
-	for _, s := range table {
-		o.Policy.Buckets = append(o.Policy.Buckets, pack.Bucket{Name: s.name, Share: s.weight})
-		sh := render.Share{Source: s.name, Weight: s.weight, Budget: entitled[s.name], Demand: demand[s.name]}
-		if itemCap > 0 && o.Budget > 0 {
-			sh.ItemCap = int(math.Floor(itemCap * float64(entitled[s.name])))
-			caps[s.name] = sh.ItemCap
-		}
-		o.Shares = append(o.Shares, sh)
-	}
-	var parts []pack.Part
-	for i, it := range items {
-		part, why := r.part(it, o, table, sizes[i], caps[it.source], itemCap)
-		if why != "" {
-			dropped = append(dropped, render.Dropped{Key: it.key, Path: it.path, Reason: why})
-			continue
-		}
-		parts = append(parts, part)
-	}
-	o.Dropped = dropped
-	r.p.setMetadata(req, &o)
-	res, err := pack.Assemble(parts, o)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Plan: res.Plan, Output: res.Output}, nil
-}
-
-// waterFill divides budget among the sections of table by weight, as
-// each is entitled to: a section whose items need less than its part
-// (demand) keeps its entitlement but passes what it does not need to the
-// others, in rounds, until every section left needs more than its part.
-// A section with no items is entitled to nothing. The item cap is
-// reckoned from the entitlement, so that budget a source cannot use
-// lets the others' items be longer; the engine's buckets pass on what is
-// still unused while fitting.
-func waterFill(budget int, table []sourceInfo, demand map[string]int) map[string]int {
-	out := map[string]int{}
-	left := map[string]bool{}
-	for _, s := range table {
-		if demand[s.name] > 0 {
-			left[s.name] = true
-		}
-	}
-	rem := float64(budget)
-	for len(left) > 0 {
-		total := 0.0
-		for _, s := range table {
-			if left[s.name] {
-				total += s.weight
-			}
-		}
-		done := false
-		next := rem
-		for _, s := range table {
-			if !left[s.name] {
-				continue
-			}
-			part := rem * s.weight / total
-			if float64(demand[s.name]) <= part {
-				out[s.name] = int(math.Floor(part))
-				delete(left, s.name)
-				next -= float64(demand[s.name])
-				done = true
-			}
-		}
-		rem = next
-		if !done {
-			for _, s := range table {
-				if left[s.name] {
-					out[s.name] = int(math.Floor(rem * s.weight / total))
-				}
-			}
-			break
-		}
-	}
-	return out
-}
-
-// depthBody is the item's body at the requested depth.
-func (r *sourcesRun) depthBody(it *srcItem, max pack.Level) string {
-	switch {
-	case max == pack.Meta:
-		return ""
-	case max < pack.Full:
-		return firstNonEmpty(it.brief, it.body)
-	}
-	return it.body
-}
-
-// measure is the tokens the item's text takes as its part's block.
-func (r *sourcesRun) measure(o pack.Options, it *srcItem, text string) int {
-	return o.Tokenizer.Count(render.Body(o.Format, render.Block{Type: it.typ, Label: firstNonEmpty(it.label, it.key), Path: it.path, Lines: it.lines, Doc: it.key, Text: text, Section: "-"}))
-}
-
-// part makes the item's part at the requested depth: its whole text, its
-// brief form (summary, detailed) or its head and tail alone (meta), cut
-// to capTokens when over it, with a note that says where the rest is.
-// It returns a reason instead when not even the item's head fits the cap.
-func (r *sourcesRun) part(it *srcItem, o pack.Options, table []sourceInfo, size, capTokens int, itemCap float64) (pack.Part, string) {
-	section := slices.IndexFunc(table, func(s sourceInfo) bool { return s.name == it.source })
-	info := table[section]
-	body := r.depthBody(it, o.MaxLevel)
-	p := pack.Part{
-		Key: it.key, Source: info.part, Type: it.typ, Label: firstNonEmpty(it.label, it.key),
-		Path: it.path, Lines: it.lines, Doc: it.key, Seq: it.seq,
-		Score: it.relevance, Components: it.components, Bucket: it.source,
-		Section: section, Heading: info.title, Changed: it.changed,
-	}
-	level := o.MaxLevel
-	text := it.compose(body, false)
-	if capTokens > 0 {
-		measure := func(s string) int { return r.measure(o, it, s) }
-		if size > capTokens {
-			cut, n, ok := it.cut(body, capTokens, measure, o.Tokenizer)
-			if !ok {
-				return p, fmt.Sprintf("%s: %d tokens (%g of the %s share) cannot hold even the item's heading", render.ReasonItemCap, capTokens, itemCap, it.source)
-			}
-			text = cut
-			p.Cut = fmt.Sprintf("%s: cut to %d tokens (%g of the %s share) from %d; the whole is at %s", render.ReasonItemCap, n, itemCap, it.source, size, it.where)
-		}
-	}
-	p.Text = map[pack.Level]string{level: text}
-	if it.cid != "" && p.Cut == "" && level == pack.Full {
-		p.CID = it.cid
-	}
-	return p, ""
-}
-
-// compose is the item's text with body as its body, "..." after a cut one.
-func (it *srcItem) compose(body string, cut bool) string {
-	if cut {
-		body = strings.TrimRight(body, " \n") + "..."
-	}
-	if it.fence != "" && body != "" {
-		f := render.Fence(body)
-		body = f + it.fence + "\n" + body + "\n" + f
-	}
-	return it.head + body + it.tail
-}
-
-// cut returns the item with its body cut so that the whole, with the
-// truncation note, measures at most limit tokens, and what it measures;
-// false when even an empty body does not fit.
-func (it *srcItem) cut(body string, limit int, measure func(string) int, tok tokenizer.Tokenizer) (string, int, bool) {
-	note := "\n\n*(truncated; the whole is at " + it.where + ")*"
-	if it.source == SourceCode {
-		note = "\n\n*(truncated, see full at " + it.where + ")*"
-	} else if it.typ == "experience" {
-		note = "\n\n*(truncated, full experience ID: " + it.key + ")*"
-	}
-	with := func(n int) string {
-		return it.compose(tok.Truncate(body, n), true) + note
-	}
-	best := with(0)
-	size := measure(best)
-	if size > limit {
-		return "", 0, false
-	}
-	lo, hi := 0, tok.Count(body) // with(lo) fits, as best; find the largest that does
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		text := with(mid)
-		if n := measure(text); n <= limit {
-			lo, best, size = mid, text, n
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, size, true
-}
-
-// combinedRoot is the state root of a sources assembly: a hash over the
-// state roots of the sources searched, by name.
-func combinedRoot(roots []string) string {
-	inputs := make([]project.Input, len(roots))
-	for i, r := range roots {
-		name, root, _ := strings.Cut(r, " ")
-		inputs[i] = project.Input{Path: name, CID: root}
-	}
-	return project.StateRoot(inputs)
-}
-
-// topScore is the best of n scores, for scaling them to [0, 1]; 1 when
-// none is above 0 (a filter's rows that matched no term).
-func topScore(n int, score func(int) float64) float64 {
-	top := 0.0
-	for i := range n {
-		top = max(top, score(i))
-	}
-	if top <= 0 {
-		return 1
-	}
-	return top
-}
-
-// recencyWeight is the small boost of recent items: from 0.9 for an item
-// far older than the newest one searched to 1 for the newest, halving the
-// rest every 30 days. Ages are relative to the newest item, never to the
-// clock.
-func recencyWeight(newest, t int64) float64 {
-	if newest == 0 || t == 0 {
-		return 0.9
-	}
-	days := float64(newest-t) / 86400
-	return 0.9 + 0.1*math.Pow(0.5, days/30)
-}
-
-func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// oneLine is s with its line breaks turned to spaces, for list items.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// firstParagraph is s up to its first blank line.
-func firstParagraph(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "\n\n"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

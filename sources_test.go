@@ -711,36 +711,3 @@ func TestSourcesOverflow(t *testing.T) {
 		}
 	}
 }
-
-// searchAll: a search that panics fails alone, and the store's state root
-// is read beside the searches.
-func TestSearchAll(t *testing.T) {
-	f := newSourcesFixture(t, nil)
-	f.memory(t, "m", "Invoice totals round half-even.", 0.5)
-	ctx := context.Background()
-	want, err := f.st.StateRoot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, root, err := searchAll(ctx, f.st, []string{"first", "broken", "third"}, func(i int) sourceResult {
-		if i == 1 {
-			var items []*srcItem
-			_ = items[3] // panics
-		}
-		return sourceResult{items: []*srcItem{{key: fmt.Sprint(i)}}}
-	})
-	if err != nil || root != want {
-		t.Fatalf("root %s, %v; want %s", root, err, want)
-	}
-	if len(results) != 3 || results[1].err == nil || !strings.HasPrefix(results[1].err.Error(), "ctxpack: broken: internal error: ") {
-		t.Fatalf("results %+v: want the second failed", results)
-	}
-	for _, i := range []int{0, 2} {
-		if r := results[i]; r.err != nil || len(r.items) != 1 || r.items[0].key != fmt.Sprint(i) {
-			t.Errorf("result %d: %+v", i, r)
-		}
-	}
-	if _, root, _ := searchAll(ctx, nil, nil, nil); root != "" {
-		t.Errorf("no store gave the root %s", root)
-	}
-}

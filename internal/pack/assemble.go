@@ -62,7 +62,7 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 	var dropped []drop
 	if opt.DedupThreshold >= 0 {
 		var d []drop
-		items, d = dedup(items, opt.DedupThreshold)
+		items, d = opt.dedup(items)
 		dropped = append(dropped, d...)
 	}
 	if opt.MaxChunksPerDoc > 0 {
@@ -70,12 +70,14 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 		items, d = limitPerDoc(items, opt.MaxChunksPerDoc)
 		dropped = append(dropped, d...)
 	}
+	c := newCoster(opt.Tokenizer, opt.Format)
+	items, d, shares := allocate(c, items, &opt)
+	dropped = append(dropped, d...)
 	order := packingOrder(items, opt.Strategy)
 	for i, it := range order {
 		it.fit = i
 	}
-	c := newCoster(opt.Tokenizer, opt.Format)
-	f := &fitter{opt: &opt, c: c, order: order}
+	f := &fitter{opt: &opt, c: c, order: order, shares: shares}
 	if err := f.fit(); err != nil {
 		return nil, err
 	}
@@ -202,6 +204,7 @@ type fitter struct {
 	trunc    *item // the item cut by the truncate strategy
 	truncTxt string
 	warnings []string
+	shares   []render.Share // the budget's division among the buckets, when the policy makes one
 }
 
 func (f *fitter) fit() error {
@@ -322,13 +325,13 @@ func (f *fitter) truncateNext() {
 	header := s.cost - f.c.body(s.it, s.level) // run header, and the format's own text when first
 	room := f.opt.Budget - used - header
 	full := s.it.text[s.level]
-	limit := room - f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, f.marker(s.it, ""))))
+	limit := room - f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, marker(s.it, ""))))
 	for limit > 0 {
 		shown := f.c.tok.Truncate(full, limit)
 		if shown == "" {
 			return
 		}
-		text := withNewline(shown) + f.marker(s.it, shown)
+		text := withNewline(shown) + marker(s.it, shown)
 		n := f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, text)))
 		if n <= room {
 			f.trunc, f.truncTxt = s.it, text
@@ -340,7 +343,14 @@ func (f *fitter) truncateNext() {
 
 // marker is the visible line that ends a truncated part and names where
 // the rest is; the plan records how many tokens were shown.
-func (f *fitter) marker(it *item, shown string) string {
+func marker(it *item, shown string) string {
+	return "[ctxpack: truncated; the rest is at " + truncatedWhere(it, shown) + "]\n"
+}
+
+// truncatedWhere is where the rest of the item is when shown is what is
+// shown of its text: its path and the lines from the one the cut is in,
+// else its key.
+func truncatedWhere(it *item, shown string) string {
 	where := it.Key
 	if it.Path != "" {
 		where = it.Path
@@ -352,7 +362,7 @@ func (f *fitter) marker(it *item, shown string) string {
 			where = fmt.Sprintf("%s:%d-%d", it.Path, max(first, it.Lines[0]), it.Lines[1])
 		}
 	}
-	return "[ctxpack: truncated; the rest is at " + where + "]\n"
+	return where
 }
 
 func withNewline(s string) string {

@@ -9,10 +9,16 @@
 //     asc, byte offset asc, key asc.
 //   - dedup: a part whose content id equals an earlier part's, or whose word
 //     shingles overlap an earlier part's above the threshold (0.8), is
-//     dropped with the key it duplicates.
+//     dropped with the key it duplicates. The EditDistance strategy
+//     (sources mode) compares texts by normalized edit distance instead,
+//     most relevant first, and knows what parts are beyond their text
+//     (DedupKeys).
 //   - group: parts are grouped by document; groups are ordered by their
 //     best part.
-//   - allocate and fit: the packing strategy (greedy, interleaved, score)
+//   - allocate and fit: a policy with WaterFill entitles each bucket to a
+//     part of the budget by what its parts need, and with Cut the item cap
+//     cuts a part over its bucket's cap, with a note, before fitting. The
+//     packing strategy (greedy, interleaved, score)
 //     orders the parts; the overflow strategy (degrade, drop, truncate,
 //     error, allow) and the budget policy (buckets with shares, a per-item
 //     cap) turn that order into one sequence of steps — add a part at a

@@ -16,6 +16,7 @@ type item struct {
 	rank    int     // position in the total order
 	fit     int     // position in packing order
 	bucket  int     // index into the policy's buckets
+	cut     string  // why the item cap cut the part's text (Policy.Cut), if it did
 
 	// text and has are the part's levels: Text's, and More's once
 	// resolved (the part itself is never modified).

@@ -91,11 +91,15 @@ type Part struct {
 	// markdown, a run of parts with one heading is headed "## Heading"
 	// and each is shown bare (see render.Block.Section).
 	Heading string
-	// Cut, when not empty, says that the collector cut the part's text to
-	// a limit of its own (sources mode's per-item cap) and where the rest
-	// is: the plan shows the part as truncated, with Cut as its reason.
-	Cut string
-	Via []string // the link chain that reached the part
+	Via     []string // the link chain that reached the part
+	// Item, when set, is the part as an item of sources mode or
+	// premortem: its one level's text is Item.Text(), and a cutting item
+	// cap (Policy.Cut) cuts the item's body, keeping its heading and
+	// metadata line, and ends it with the item's note.
+	Item *render.Item `json:"-"`
+	// Dedup tells the EditDistance deduplication what the part is beyond
+	// its text.
+	Dedup DedupKeys
 	// CID is the content id of the part's fullest text ("sha256:" + hex),
 	// when the collector has it already; the engine computes it otherwise.
 	CID string
@@ -172,8 +176,30 @@ type Policy struct {
 	Buckets []Bucket
 	// ItemCap, when above zero, is the largest fraction of its bucket's
 	// share of the budget that one part may take; a level above the cap is
-	// added only once the budget is large enough.
+	// added only once the budget is large enough (or, with Cut, the part
+	// is cut to the cap).
 	ItemCap float64
+	// WaterFill entitles each bucket, before fitting, to a part of the
+	// budget by what its parts need (their demand: each part at its start
+	// level): its share of the budget, and what buckets whose parts need
+	// less than theirs leave, divided among the others by share, in
+	// rounds, until every bucket left needs more than its part. A bucket
+	// with no parts is entitled to nothing. The plan reports each bucket's
+	// weight, entitlement, demand and item cap (render.Share). While
+	// fitting, buckets are still filled side by side by their shares, and
+	// one that runs out passes its share on.
+	WaterFill bool
+	// Cut makes the item cap cut parts rather than hold them back: before
+	// fitting, a part whose text at its start level takes more than
+	// ItemCap of its bucket's entitlement (with WaterFill; else its
+	// share's part of the budget) is cut at a token boundary to the
+	// largest text that fits the cap, ending with a note that says where
+	// the whole is (an Item's note, else the truncate marker), and the
+	// plan shows it truncated with the reason; a part whose cut cannot
+	// hold even its heading and note is left out. A cap of 0 tokens cuts
+	// nothing. Since the cap is a share of the budget, so is the cut: the
+	// sequence of steps is the same for every budget only given the caps.
+	Cut bool
 }
 
 // Options control an assembly. The zero value of every field but Tokenizer
@@ -189,9 +215,14 @@ type Options struct {
 	// MaxLevel is the requested depth; parts start at the highest level
 	// they have at or below it. The zero value (no level) means Full.
 	MaxLevel Level
-	// DedupThreshold is the shingle overlap above which a part duplicates
-	// an earlier one: 0 means 0.8, values at or above 1 keep everything but
-	// exact copies, and a negative value turns deduplication off.
+	// DedupStrategy is how parts that repeat others are found: Shingles
+	// (the zero value) or EditDistance.
+	DedupStrategy DedupStrategy
+	// DedupThreshold is, with Shingles, the shingle overlap above which a
+	// part duplicates an earlier one (0 means 0.8; values at or above 1
+	// keep everything but exact copies), with EditDistance the similarity
+	// at or above which it does (0 means 0.9); a negative value turns
+	// deduplication off.
 	DedupThreshold float64
 	// MaxChunksPerDoc limits the parts taken from one document; 0 is no limit.
 	MaxChunksPerDoc int
@@ -220,9 +251,11 @@ type Options struct {
 	// Dropped are parts the collector left out before assembly, with their
 	// reasons: reported first in the plan's dropped, in the order given.
 	Dropped []render.Dropped
-	// Shares are the collector's division of the budget among sources,
-	// reported as is.
-	Shares []render.Share
+	// DroppedByStage lists the parts the engine leaves out stage by stage
+	// (dedup, max_chunks_per_doc, item cap, then the budget), each stage's
+	// in the order it went through the parts, instead of all in rank
+	// order.
+	DroppedByStage bool
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string
@@ -261,8 +294,11 @@ func (o *Options) normalize() error {
 	if o.MaxLevel < Meta || o.MaxLevel > Full {
 		return fmt.Errorf("pack: invalid level %d", o.MaxLevel)
 	}
+	if o.DedupStrategy, err = ParseDedupStrategy(string(o.DedupStrategy)); err != nil {
+		return err
+	}
 	if o.DedupThreshold == 0 {
-		o.DedupThreshold = 0.8
+		o.DedupThreshold = o.DedupStrategy.defaultThreshold()
 	}
 	if o.FullSequence == 0 {
 		o.FullSequence = 5000

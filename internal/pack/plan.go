@@ -91,11 +91,11 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 
 	plan := render.Plan{
 		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(), Chunker: o.chunker,
-		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.Cut != "" }),
+		Budget: o.Budget, TotalTokens: total, Truncated: f.trunc != nil || slices.ContainsFunc(list, func(it *item) bool { return it.cut != "" }),
 		Exceeded: o.Budget > 0 && total > o.Budget,
 		Strategy: string(o.Strategy), Overflow: string(o.Overflow),
 		Parts: make([]render.PlanPart, 0, len(list)), Dropped: []render.Dropped{},
-		Paths: slices.Sorted(slices.Values(o.Paths)), StateRoot: o.StateRoot, Shares: o.Shares,
+		Paths: slices.Sorted(slices.Values(o.Paths)), StateRoot: o.StateRoot, Shares: f.shares,
 		Content: content,
 	}
 	if plan.Paths == nil {
@@ -106,18 +106,19 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	textTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
+		cut := it.cut
 		pp := render.PlanPart{
 			Key: it.Key, Source: it.Source, Type: it.Type, Path: it.Path,
 			Level: ch.level.String(), Tokens: tokens[i], CID: it.cid,
-			Via: it.Via, Components: components(it), Truncated: ch.truncated || it.Cut != "",
+			Via: it.Via, Components: components(it), Truncated: ch.truncated || cut != "",
 			Reason: f.levelReason(it, ch),
 		}
 		switch {
-		case it.Cut == "":
+		case cut == "":
 		case ch.truncated || ch.level < it.start: // the budget reduced it too
-			pp.Reason += "; " + it.Cut
+			pp.Reason += "; " + cut
 		default: // the cut is why it is not shown whole, whatever its levels
-			pp.Reason = it.Cut
+			pp.Reason = cut
 		}
 		if it.Lines[0] > 0 {
 			lines := it.Lines
@@ -243,9 +244,11 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 	return fmt.Sprintf("%s is the most the part has", ch.level)
 }
 
-// dropped lists every part left out, in rank order, with its reason.
+// dropped lists every part left out, with its reason: in rank order, or
+// with Options.DroppedByStage those pre left out in its order, then
+// those the budget left out in rank order.
 func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped {
-	all := slices.Clone(pre)
+	var all []drop
 	firstStep := map[*item]*step{}
 	for _, s := range f.seq.steps {
 		if s.prev == nil {
@@ -272,7 +275,13 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 		}
 		all = append(all, d)
 	}
+	if !f.opt.DroppedByStage {
+		all = append(all, pre...)
+	}
 	slices.SortFunc(all, func(a, b drop) int { return cmp.Compare(a.it.rank, b.it.rank) })
+	if f.opt.DroppedByStage {
+		all = append(slices.Clone(pre), all...)
+	}
 	out := make([]render.Dropped, len(all))
 	for i, d := range all {
 		out[i] = render.Dropped{Key: d.it.Key, Path: d.it.Path, Reason: d.reason, NeedBudget: d.need}

@@ -225,13 +225,14 @@ func (b *builder) costOf(s *step) int {
 }
 
 // releaseOf is the smallest budget at which the item cap allows the item at
-// s.level: the item may take at most ItemCap of its bucket's share. With
+// s.level: the item may take at most ItemCap of its bucket's share (a cap
+// that cuts, Policy.Cut, has done its work before: nothing waits). With
 // degrade, an item's lowered least form is never held back, only its
 // fuller levels; an item whose only form is its start level is capped as
 // under drop.
 func (b *builder) releaseOf(s *step) int {
 	cp := b.opt.Policy.ItemCap
-	if cp <= 0 || s.it.Pinned || (s.prev == nil && b.opt.Overflow == Degrade && s.level < s.it.start) {
+	if cp <= 0 || b.opt.Policy.Cut || s.it.Pinned || (s.prev == nil && b.opt.Overflow == Degrade && s.level < s.it.start) {
 		return 0
 	}
 	frac := b.shareFraction(s.it.bucket)
