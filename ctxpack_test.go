@@ -1,258 +1,143 @@
 package ctxpack
 
 import (
+	"bytes"
 	"context"
-	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"os"
-	"path/filepath"
-	"runtime"
+	"path"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
-	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/app"
 )
 
-// writeProject writes files (by slash path) and a .git marker under a
-// temporary directory, and returns it.
-func writeProject(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	files[".git/HEAD"] = "ref: refs/heads/main\n"
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func demoFiles() map[string]string {
-	files := map[string]string{
-		".gitignore":         "build/\n",
-		"build/out.go":       "package ignored\n",
-		"logo.png":           "\x89PNG\x00\x00",
-		"latin1.txt":         "caf\xe9\n",
-		"README.md":          "# demo\n\nA demo project.\n",
-		"go.mod":             "module demo\n",
-		"cmd/x/main.go":      "package main\n\nfunc main() {}\n",
-		"internal/a.go":      "package internal\n\n// A adds.\nfunc A(x, y int) int { return x + y }\n",
-		"internal/a_test.go": "package internal\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
-	}
-	for i := range 30 {
-		files[fmt.Sprintf("pkg/f%02d.go", i)] = fmt.Sprintf("package pkg\n\n// F%d is number %d.\nfunc F%d() int { return %d }\n", i, i, i, i*i)
-	}
-	return files
-}
-
-// TestPackDeterministic assembles one project with different GOMAXPROCS
-// and walk orders: the output must be byte-identical.
-func TestPackDeterministic(t *testing.T) {
-	dir := writeProject(t, demoFiles())
-	p, err := Open(dir, "")
+// TestPublicAPI assembles through the library API and checks that it
+// gives what the facade gives.
+func TestPublicAPI(t *testing.T) {
+	ctx := context.Background()
+	p, err := Open("examples/billing")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Root != dir {
-		t.Fatalf("root %s, want %s", p.Root, dir)
+	if !strings.HasSuffix(p.Root(), "billing") || len(p.Warnings()) != 0 {
+		t.Errorf("root %q, warnings %q", p.Root(), p.Warnings())
 	}
-	for _, format := range []string{"text", "json", "xml"} {
-		var first *Result
-		for _, procs := range []int{1, 2, 8} {
-			for _, reverse := range []bool{false, true} {
-				old := runtime.GOMAXPROCS(procs)
-				res, err := p.Pack(context.Background(), Request{Budget: 300, Format: format, ReverseWalk: reverse})
-				runtime.GOMAXPROCS(old)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if first == nil {
-					first = res
-					continue
-				}
-				if string(res.Output) != string(first.Output) {
-					t.Fatalf("%s: GOMAXPROCS=%d reverse=%v changed the output", format, procs, reverse)
-				}
-			}
+	res, err := p.Context(ctx, "TASK-042", Request{Budget: 600, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap, err := app.Open("examples/billing", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ap.Context(ctx, "TASK-042", app.Request{Budget: 600, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Output, want.Output) {
+		t.Error("the library's output differs from the facade's")
+	}
+	pl := res.Plan
+	if pl.Mode != "links" || pl.Target != "TASK-042" || pl.Budget != 600 || pl.TotalTokens != want.Plan.TotalTokens ||
+		pl.Digest != want.Plan.Digest || pl.StateRoot != want.Plan.StateRoot || pl.Chunker == "" ||
+		len(pl.Parts) != len(want.Plan.Parts) || len(pl.Dropped) != len(want.Plan.Dropped) || len(pl.Paths) != 3 {
+		t.Errorf("plan %+v\nwant as %+v", pl, want.Plan)
+	}
+	for i, part := range pl.Parts {
+		w := want.Plan.Parts[i]
+		if part.Key != w.Key || part.Level != w.Level || part.Tokens != w.Tokens || part.CID != w.CID || part.Reason != w.Reason {
+			t.Errorf("part %d: %+v, want %+v", i, part, w)
 		}
-		if first.Plan.TotalTokens > 300 {
-			t.Errorf("%s: %d tokens over the budget", format, first.Plan.TotalTokens)
-		}
+	}
+	packed, err := p.Pack(ctx, Request{Budget: 300, Paths: []string{"src"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packed.Plan.Mode != "pack" || packed.Plan.TotalTokens > 300 || len(packed.Output) == 0 {
+		t.Errorf("pack: %+v", packed.Plan)
+	}
+	sources, err := p.Context(ctx, "currency", Request{Task: "TASK-042", Budget: 800})
+	if err != nil || sources.Plan.Mode != "sources" {
+		t.Errorf("a task alone: %v, %+v", err, sources)
+	}
+	if _, err := p.Context(ctx, "TASK-999", Request{}); err == nil {
+		t.Error("an unknown task: no error")
+	}
+	if _, err := Open(t.TempDir() + "/missing"); err == nil {
+		t.Error("Open of a folder that is not there: no error")
 	}
 }
 
-func TestPackReportsWhatItSkips(t *testing.T) {
-	dir := writeProject(t, demoFiles())
-	p, err := Open(dir, "")
+// TestPublicAPINamesNoInternalType is acceptance 2 of issue 14: what go
+// doc shows of this package names no type of an internal package.
+func TestPublicAPINamesNoInternalType(t *testing.T) {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Pack(context.Background(), Request{Budget: 100000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := strings.Join(res.Plan.Warnings, "\n")
-	for _, want := range []string{"skipped logo.png: binary", "latin1.txt: invalid UTF-8 replaced with U+FFFD"} {
-		if !strings.Contains(w, want) {
-			t.Errorf("warnings lack %q:\n%s", want, w)
-		}
-	}
-	if strings.Contains(string(res.Output), "package ignored") {
-		t.Error("a .gitignore'd file was packed")
-	}
-	if !strings.Contains(string(res.Output), "caf\uFFFD") {
-		t.Error("invalid UTF-8 not replaced in the output")
-	}
-	// Source ranks before tests, docs and config.
-	var order []string
-	for _, pp := range res.Plan.Parts {
-		order = append(order, pp.Type)
-	}
-	if got := strings.Join(order[:3], ","); got != "source,source,source" {
-		t.Errorf("first parts are %s", got)
-	}
-	if last := order[len(order)-1]; last != "config" && last != "doc" {
-		t.Errorf("last part is %s", last)
-	}
-}
-
-func TestBudgetFromWindowAndConfig(t *testing.T) {
-	files := demoFiles()
-	files[".ctxpack/config.yaml"] = "budget: 1234\nreserves:\n  system: 10\n  query: 20\n  response: 30\n"
-	dir := writeProject(t, files)
-	p, err := Open(filepath.Join(dir, "internal"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		req  Request
-		want int
-		err  string
-	}{
-		{Request{}, 1234, ""},
-		{Request{Budget: 50}, 50, ""},
-		{Request{Window: 1000}, 940, ""},
-		{Request{Window: 1000, Reserves: &Reserves{}}, 1000, ""},
-		{Request{Window: 50}, 0, "leaves no budget"},
-		{Request{Budget: 10, Window: 10}, 0, "not both"},
-	} {
-		got, err := p.budget(tc.req)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%+v: error %v, want %q", tc.req, err, tc.err)
-			}
+	var files []*ast.File
+	internal := map[string]bool{} // local names of internal imports
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		if err != nil || got != tc.want {
-			t.Errorf("%+v: budget %d, %v; want %d", tc.req, got, err, tc.want)
-		}
-	}
-}
-
-func TestPathsStayInsideTheRoot(t *testing.T) {
-	dir := writeProject(t, demoFiles())
-	p, err := Open(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"..", "../x", "/etc/passwd", "internal/../../x"} {
-		if _, err := p.Pack(context.Background(), Request{Paths: []string{bad}, Budget: 100}); err == nil {
-			t.Errorf("path %q was accepted", bad)
-		}
-	}
-	res, err := p.Pack(context.Background(), Request{Paths: []string{"internal"}, Budget: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pp := range res.Plan.Parts {
-		if !strings.HasPrefix(pp.Path, "internal/") {
-			t.Errorf("part %s outside the requested path", pp.Path)
-		}
-	}
-}
-
-// TestPackCodeLevels: under a budget, code files are lowered to their
-// extractive levels (signatures and doc comments) before being reduced to
-// a meta line; without a budget they are whole.
-func TestPackCodeLevels(t *testing.T) {
-	files := demoFiles()
-	var big strings.Builder
-	big.WriteString("// Package big is large.\npackage big\n\n")
-	for i := range 30 {
-		fmt.Fprintf(&big, "// F%d does things.\nfunc F%d(a, b int) int {\n", i, i)
-		for range 20 {
-			big.WriteString("\ta, b = b, a+b // x++ keeps the body long\n")
-		}
-		big.WriteString("\treturn a\n}\n\n")
-	}
-	files["big/big.go"] = big.String()
-	dir := writeProject(t, files)
-	p, err := Open(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	levels := map[string]bool{}
-	for _, budget := range []int{400, 800, 1600} {
-		res, err := p.Pack(context.Background(), Request{Budget: budget, Paths: []string{"big"}, ItemCap: 1})
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pp := range res.Plan.Parts {
-			levels[pp.Level] = true
-			if pp.Level == "detailed" && strings.Contains(res.Plan.Content, "x++") {
-				t.Errorf("budget %d: detailed level shows a function body", budget)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.Contains(p, "/internal/") {
+				local := path.Base(p)
+				if imp.Name != nil {
+					local = imp.Name.Name
+				}
+				internal[local] = true
 			}
 		}
+		files = append(files, f)
 	}
-	if !levels["detailed"] && !levels["summary"] {
-		t.Errorf("no part at summary or detailed under tight budgets: %v", levels)
-	}
-	res, err := p.Pack(context.Background(), Request{Paths: []string{"big"}})
+	pkg, err := doc.NewFromFiles(fset, files, modulePath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Plan.Parts[0].Level != "full" {
-		t.Errorf("without a budget the file is at %s", res.Plan.Parts[0].Level)
+	var shown []ast.Node
+	for _, f := range pkg.Funcs {
+		shown = append(shown, f.Decl)
 	}
-}
-
-// TestClassify: a packed file's kind is the one retrieval's file-type
-// factor gives it (retrieve.FileKind), with the aiwg seed's priority, and
-// its language is the one the chunker and the index use.
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		path, lang, kind string
-		score            float64
-	}{
-		{"internal/a.go", "go", "source", 1},
-		{"internal/a_test.go", "go", "test", 0.9},
-		{"test/helper.go", "go", "test", 0.9},
-		{"conftest.py", "python", "test", 0.9},
-		{"docs/REQUIREMENTS.md", "markdown", "doc", 0.8},
-		{"README.markdown", "markdown", "doc", 0.7},
-		{"examples/demo.go", "go", "doc", 0.7},
-		{"setup.py", "python", "config", 0.6},
-		{"Makefile", "make", "config", 0.6},
-		{".github/scripts/release.py", "python", "config", 0.6},
-		{"lib/types.pyi", "python", "source", 1},
-		{"logo.svg", "", "file", 0.5},
+	for _, typ := range pkg.Types {
+		shown = append(shown, typ.Decl)
+		for _, f := range typ.Funcs {
+			shown = append(shown, f.Decl)
+		}
+		for _, f := range typ.Methods {
+			shown = append(shown, f.Decl)
+		}
 	}
-	for _, tt := range tests {
-		lang, kind, score := classify(tt.path)
-		if lang != tt.lang || kind != tt.kind || score != tt.score {
-			t.Errorf("classify(%q) = %q, %q, %v; want %q, %q, %v", tt.path, lang, kind, score, tt.lang, tt.kind, tt.score)
-		}
-		if lang != chunk.Language(tt.path) {
-			t.Errorf("%s: language %q, the chunker's %q", tt.path, lang, chunk.Language(tt.path))
-		}
-		// A retrieved chunk of source is "code"; every other kind has
-		// the same section word in both modes.
-		if want := retrieve.SectionWord(retrieve.FileKind(tt.path), true); kind != want && !(kind == "source" && want == "code") {
-			t.Errorf("%s: packed as %s, retrieved as %s", tt.path, kind, want)
-		}
+	for _, v := range append(pkg.Consts, pkg.Vars...) {
+		shown = append(shown, v.Decl)
+	}
+	if len(shown) < 5 {
+		t.Fatalf("go doc shows %d declarations: is the test reading the root package?", len(shown))
+	}
+	for _, n := range shown {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && internal[id.Name] {
+					var b bytes.Buffer
+					printer.Fprint(&b, fset, n)
+					t.Errorf("go doc shows %s, a name of an internal package", b.String())
+				}
+			}
+			return true
+		})
 	}
 }

@@ -2,10 +2,14 @@
 // of work: it decides what goes in, fits it to a token budget exactly, gives
 // the same answer every time, and says why each piece is there.
 //
-// The command-line tool and the MCP server are thin layers over this
-// package. A Project is opened once (its root found by walking up, like
-// git, and its .ctxpack/config.yaml read); each call assembles a context
-// for one Request.
+// This package is ctxpack's whole library API, kept to a handful of names
+// as go/format keeps its own: Open a Project, ask it for the Context of a
+// target (a task id, a path of the project or free text) or a Pack of
+// paths under a Request, and read the Result: the rendered output and its
+// Plan. Everything else — the index, the store of memories, the evidence
+// workspace, the MCP server — is reached through the ctxpack command,
+// whose front ends and this package share one facade (internal/app), so
+// the same request gives the same answer from each.
 //
 // Three promises hold for every Result:
 //
@@ -13,19 +17,12 @@
 //     byte-identical output from any build with the same chunker, on any
 //     machine, any GOMAXPROCS and any file creation order. The chunker is
 //     tree-sitter's in a cgo build and heuristics without cgo; they chunk
-//     and summarize code differently, so every Plan names its chunker
-//     (Plan.Chunker) and its Digest covers it.
+//     and summarize code differently, so every Plan names its chunker and
+//     its Digest covers it.
 //   - Within budget, exactly: the rendered content, counted by the named
 //     tokenizer, never exceeds the budget (unless the allow overflow
 //     strategy was asked for, which flags it instead).
 //   - Auditable: every part carries why it is in, reduced or out.
 //
-// Around the assembly: Allocation is a request's budget arithmetic and
-// Allocation.Record the budget record of a Result, which AppendRecord
-// keeps in .ctxpack/records.jsonl (Records reads them back); Score breaks
-// one file's relevance to a task into its factors; Summarize gives a file
-// at a level. Retrieve caches its Results in .ctxpack/cache/assemblies/,
-// keyed by the query, the state root and every option: a cache can never
-// change an answer (Request.NoCache bypasses it). Only records hold the
-// clock's time, never a Result.
+// A Project is safe for one goroutine at a time; open one per goroutine.
 package ctxpack

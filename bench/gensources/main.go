@@ -41,7 +41,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/store"
 )
 
@@ -364,16 +364,16 @@ func profileRun(ctx context.Context, root, file, memFile, query string, noUpdate
 		return err
 	}
 	start := time.Now()
-	p, err := ctxpack.Open(root, "")
+	p, err := app.Open(root, "")
 	if err == nil {
 		if premortem != "" {
-			_, err = p.Premortem(ctx, premortem, strategy, ctxpack.Request{NoCache: true})
+			_, err = p.Premortem(ctx, premortem, strategy, app.Request{NoCache: true})
 		} else {
-			_, err = p.Sources(ctx, query, ctxpack.Request{
+			_, err = p.Sources(ctx, query, app.Request{
 				Sources: []string{"memories,code,experiences,values,commits"},
 				Budget:  2000,
 				NoCache: true,
-				Index:   ctxpack.IndexOptions{NoUpdate: noUpdate},
+				Index:   app.IndexOptions{NoUpdate: noUpdate},
 			})
 		}
 	}

@@ -53,7 +53,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -319,8 +319,8 @@ func (r *treeRun) listFiles() error {
 }
 
 // open opens a copy as a project and makes sure the copy is its root.
-func open(dir string) (*ctxpack.Project, error) {
-	p, err := ctxpack.Open(dir, "")
+func open(dir string) (*app.Project, error) {
+	p, err := app.Open(dir, "")
 	if err != nil {
 		return nil, err
 	}
@@ -338,9 +338,9 @@ type indexStats struct {
 }
 
 // update brings the index in file up to date with the project's files.
-func update(ctx context.Context, p *ctxpack.Project, file string) (indexStats, error) {
+func update(ctx context.Context, p *app.Project, file string) (indexStats, error) {
 	t0 := time.Now()
-	oi, err := p.OpenIndex(ctxpack.IndexOptions{File: file}, false)
+	oi, err := p.OpenIndex(app.IndexOptions{File: file}, false)
 	if err != nil {
 		return indexStats{}, err
 	}
@@ -409,8 +409,8 @@ func (r *treeRun) cleanVsIncremental(ctx context.Context, dirA, dirB string) err
 	}
 	equal := 0
 	for i, q := range r.queries {
-		req := ctxpack.Request{Budget: compareBudget, Tokenizer: "o200k_base", Format: "text"}
-		req.Index = ctxpack.IndexOptions{File: fileA, NoUpdate: true}
+		req := app.Request{Budget: compareBudget, Tokenizer: "o200k_base", Format: "text"}
+		req.Index = app.IndexOptions{File: fileA, NoUpdate: true}
 		ra, err := pa.Retrieve(ctx, q, req)
 		if err != nil {
 			return fmt.Errorf("retrieve q%d on index A: %w", i+1, err)
@@ -576,14 +576,14 @@ func (r *treeRun) printProps(c propCounts) {
 
 // retrievals assembles every query at every budget, tokenizer and format
 // on the index in file, which must be current.
-func (r *treeRun) retrievals(ctx context.Context, p *ctxpack.Project, file, tag string) ([]*series, error) {
+func (r *treeRun) retrievals(ctx context.Context, p *app.Project, file, tag string) ([]*series, error) {
 	var out []*series
 	for qi, q := range r.queries {
 		for _, tok := range tokenizers {
 			for _, format := range formats {
 				se := &series{label: fmt.Sprintf("%sretrieval q%d %s %s", tag, qi+1, tok, format), budgets: r.o.budgets}
 				for _, b := range r.o.budgets {
-					req := ctxpack.Request{Budget: b, Tokenizer: tok, Format: format, Index: ctxpack.IndexOptions{File: file, NoUpdate: true}}
+					req := app.Request{Budget: b, Tokenizer: tok, Format: format, Index: app.IndexOptions{File: file, NoUpdate: true}}
 					res, err := p.Retrieve(ctx, q, req)
 					label := fmt.Sprintf("%s at %d", se.label, b)
 					if err != nil {
@@ -599,10 +599,10 @@ func (r *treeRun) retrievals(ctx context.Context, p *ctxpack.Project, file, tag 
 }
 
 // packs packs the whole tree at every pack budget.
-func (r *treeRun) packs(ctx context.Context, p *ctxpack.Project, reverse bool, tag string) (*series, error) {
+func (r *treeRun) packs(ctx context.Context, p *app.Project, reverse bool, tag string) (*series, error) {
 	se := &series{label: tag + "pack", budgets: r.o.packBudgets}
 	for _, b := range r.o.packBudgets {
-		res, err := p.Pack(ctx, ctxpack.Request{Budget: b, Tokenizer: "o200k_base", Format: "text", ReverseWalk: reverse})
+		res, err := p.Pack(ctx, app.Request{Budget: b, Tokenizer: "o200k_base", Format: "text", ReverseWalk: reverse})
 		label := fmt.Sprintf("%s at %d", se.label, b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
@@ -613,7 +613,7 @@ func (r *treeRun) packs(ctx context.Context, p *ctxpack.Project, reverse bool, t
 }
 
 // keep checks what needs the content (property a) and keeps the rest.
-func (r *treeRun) keep(label string, res *ctxpack.Result, format string) *assembly {
+func (r *treeRun) keep(label string, res *app.Result, format string) *assembly {
 	pl := res.Plan
 	content := pl.Content
 	var bad []string

@@ -26,7 +26,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 )
 
 type instance struct {
@@ -127,12 +127,12 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 		}
 		config = abs
 	}
-	p, err := ctxpack.Open(filepath.Join(trees, in.ID), config)
+	p, err := app.Open(filepath.Join(trees, in.ID), config)
 	if err != nil {
 		return o, err
 	}
 	ctx := context.Background()
-	ixo := ctxpack.IndexOptions{File: filepath.Join(indexDir, in.ID+".db")}
+	ixo := app.IndexOptions{File: filepath.Join(indexDir, in.ID+".db")}
 	ranked, _, err := p.RankFiles(ctx, in.Problem, ixo)
 	if err != nil {
 		return o, err
@@ -151,7 +151,7 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 			break
 		}
 	}
-	res, err := p.Context(ctx, in.Problem, ctxpack.Request{Budget: budget, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
+	res, err := p.Context(ctx, in.Problem, app.Request{Budget: budget, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
 	if err != nil {
 		return o, err
 	}

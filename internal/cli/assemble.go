@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/cli/evidencecmd"
 	"github.com/spf13/pflag"
@@ -21,7 +21,7 @@ type AssembleOptions struct {
 	Globals *cmdutil.Globals
 	// Project opens the project; its configuration's warnings come with
 	// the assembly's.
-	Project func() (*ctxpack.Project, error)
+	Project func() (*app.Project, error)
 
 	Target          string   // context, verify, budget: TARGET (- reads the query from standard input)
 	Paths           []string // pack: PATH...
@@ -116,9 +116,9 @@ func (optionalBool) Type() string     { return "bool" }
 func (optionalBool) IsBoolFlag() bool { return true }
 
 // request builds the library request from the flags.
-func (o *AssembleOptions) request() (ctxpack.Request, error) {
+func (o *AssembleOptions) request() (app.Request, error) {
 	g := o.Globals
-	req := ctxpack.Request{
+	req := app.Request{
 		Paths: o.Paths, Budget: g.Budget, Window: g.Window,
 		Tokenizer: g.Tokenizer, Format: g.Format,
 		Strategy: o.Strategy, Overflow: o.Overflow, Depth: o.Depth,
@@ -145,7 +145,7 @@ func (o *AssembleOptions) request() (ctxpack.Request, error) {
 
 // assemble opens the project and assembles the target for req, the
 // request of the flags.
-func (o *AssembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*ctxpack.Result, *ctxpack.Project, error) {
+func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
 	p, err := o.Project()
 	if err != nil {
 		return nil, nil, err
@@ -162,10 +162,10 @@ func (o *AssembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 			query = o.stdinQuery
 		}
 		if len(req.Sources) == 0 { // --task alone: the task's artifacts
-			req.Sources = []string{ctxpack.SourceArtifacts}
+			req.Sources = []string{app.SourceArtifacts}
 		}
 		res, err := p.Sources(ctx, query, req)
-		var se *ctxpack.SourceError
+		var se *app.SourceError
 		if errors.As(err, &se) {
 			err = cmdutil.WrapUsage(err)
 		}
@@ -183,7 +183,7 @@ func (o *AssembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 			return res, p, err
 		}
 		res, err := p.Context(ctx, o.Target, req)
-		var te *ctxpack.TargetError
+		var te *app.TargetError
 		if errors.As(err, &te) {
 			err = cmdutil.WrapUsage(err)
 		}
@@ -213,7 +213,7 @@ func (o *AssembleOptions) readQuery(command string) error {
 // record appends the budget record of an assembly to the project's
 // records (.ctxpack/records.jsonl), unless --no-record or records: false
 // in the config. A failure is a warning: the assembly stands.
-func (o *AssembleOptions) record(p *ctxpack.Project, req ctxpack.Request, res *ctxpack.Result) {
+func (o *AssembleOptions) record(p *app.Project, req app.Request, res *app.Result) {
 	if o.NoRecord {
 		return
 	}
@@ -242,7 +242,7 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 }
 
 // write prints the result and its warnings.
-func (o *AssembleOptions) write(res *ctxpack.Result) error {
+func (o *AssembleOptions) write(res *app.Result) error {
 	if _, err := o.IO.Out.Write(res.Output); err != nil {
 		return err
 	}

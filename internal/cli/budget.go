@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -90,11 +90,11 @@ func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Co
 
 // budgetDoc is the json format.
 type budgetDoc struct {
-	Task       string                `json:"task"`
-	Mode       string                `json:"mode"`
-	Tokenizer  string                `json:"tokenizer"`
-	Allocation *ctxpack.Allocation   `json:"allocation"`
-	Record     *ctxpack.BudgetRecord `json:"record,omitempty"`
+	Task       string            `json:"task"`
+	Mode       string            `json:"mode"`
+	Tokenizer  string            `json:"tokenizer"`
+	Allocation *app.Allocation   `json:"allocation"`
+	Record     *app.BudgetRecord `json:"record,omitempty"`
 }
 
 func budgetRun(ctx context.Context, o *BudgetOptions) error {
@@ -120,7 +120,7 @@ func budgetRun(ctx context.Context, o *BudgetOptions) error {
 		return err
 	}
 	doc := budgetDoc{Task: task}
-	var rec *ctxpack.BudgetRecord
+	var rec *app.BudgetRecord
 	if o.ShowAllocation {
 		res, p, err := ao.assemble(ctx, req)
 		if err != nil {
@@ -145,7 +145,7 @@ func budgetRun(ctx context.Context, o *BudgetOptions) error {
 		}
 		o.IO.WarnAll(p.Warnings) // nothing is assembled to bring them
 		if doc.Mode, err = p.TargetMode(o.Target); err != nil {
-			var te *ctxpack.TargetError
+			var te *app.TargetError
 			if errors.As(err, &te) {
 				err = cmdutil.WrapUsage(err)
 			}
@@ -177,7 +177,7 @@ const rule = "==================================================================
 
 // writeBudget prints the allocation in the aiwg seed's format, with the
 // parts of each tier when there is a record.
-func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
+func writeBudget(w *bytes.Buffer, d budgetDoc, rec *app.BudgetRecord) {
 	a := d.Allocation
 	title := "CONTEXT BUDGET"
 	if rec != nil {
@@ -227,7 +227,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s:\n", head)
-		var tier ctxpack.BudgetTier
+		var tier app.BudgetTier
 		for _, rt := range rec.Allocation {
 			if rt.Name == t.Name {
 				tier = rt
@@ -253,7 +253,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 	} else {
 		fmt.Fprintf(w, "Total Available: unlimited\nUtilization: -\n")
 	}
-	fmt.Fprintf(w, "Efficiency: %s (tokens of parts with relevance >= %s / tokens of all parts)\n", percent(rec.Metrics.Efficiency), number(ctxpack.RelevanceMinimum))
+	fmt.Fprintf(w, "Efficiency: %s (tokens of parts with relevance >= %s / tokens of all parts)\n", percent(rec.Metrics.Efficiency), number(app.RelevanceMinimum))
 	ov := overflowLines(*rec)
 	fmt.Fprintf(w, "Overflow: %s\n", ov[0])
 	for _, l := range ov[1:] {
@@ -270,7 +270,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *ctxpack.BudgetRecord) {
 }
 
 // writeTierTable draws a tier's parts as a box table.
-func writeTierTable(w *bytes.Buffer, t ctxpack.BudgetTier) {
+func writeTierTable(w *bytes.Buffer, t app.BudgetTier) {
 	if len(t.Files) == 0 {
 		fmt.Fprintf(w, "(no parts)\n")
 		return

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/google/go-cmp/cmp"
@@ -27,9 +27,9 @@ func TestWriteBudget(t *testing.T) {
 		},
 		Dropped: []render.Dropped{{Key: "src/types.ts#0", Path: "src/types.ts", Reason: "budget: enters at a budget of 9500"}},
 	}
-	a := &ctxpack.Allocation{
+	a := &app.Allocation{
 		Mode: "retrieval", Window: 10000, Reserves: &record.Reserves{System: 200, Query: 100, Response: 700}, Budget: 9000,
-		Tiers: []ctxpack.TierAllocation{
+		Tiers: []app.TierAllocation{
 			{Name: "primary", Share: 50, Threshold: 0.7, Tokens: 4500},
 			{Name: "supporting", Share: 30, Threshold: 0.5, Tokens: 2700},
 			{Name: "reference", Share: 15, Threshold: 0.3, Tokens: 1350},

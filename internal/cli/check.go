@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +17,7 @@ import (
 type CheckOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Strict         bool
 	Baseline       string // --baseline FILE, relative to the working directory
@@ -104,8 +104,8 @@ func (o *CheckOptions) validate() error {
 
 // checkJSON is the json format's document.
 type checkJSON struct {
-	Findings []ctxpack.Finding    `json:"findings"`
-	Summary  ctxpack.CheckSummary `json:"summary"`
+	Findings []app.Finding    `json:"findings"`
+	Summary  app.CheckSummary `json:"summary"`
 }
 
 func checkRun(ctx context.Context, o *CheckOptions) error {
@@ -113,7 +113,7 @@ func checkRun(ctx context.Context, o *CheckOptions) error {
 		return err
 	}
 	p, err := o.Project()
-	var ce *ctxpack.ConfigError
+	var ce *app.ConfigError
 	switch {
 	case errors.As(err, &ce), err != nil && o.Globals.Config != "" && errors.Is(err, fs.ErrNotExist):
 		return o.configFailure(err)
@@ -124,7 +124,7 @@ func checkRun(ctx context.Context, o *CheckOptions) error {
 	if baseline != "" && !filepath.IsAbs(baseline) {
 		baseline = filepath.Join(p.Dir, baseline) // --baseline is relative to the working directory
 	}
-	var cfe *ctxpack.CheckConfigError
+	var cfe *app.CheckConfigError
 	if o.UpdateBaseline {
 		n, shown, err := p.UpdateBaseline(ctx, baseline)
 		if errors.As(err, &cfe) {
@@ -139,7 +139,7 @@ func checkRun(ctx context.Context, o *CheckOptions) error {
 		_, err = fmt.Fprintf(o.IO.Out, "check: wrote %d findings to the baseline %s\n", n, shown)
 		return err
 	}
-	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: o.Strict, Baseline: baseline, NoBaseline: o.NoBaseline})
+	rep, err := p.Check(ctx, app.CheckOptions{Strict: o.Strict, Baseline: baseline, NoBaseline: o.NoBaseline})
 	if errors.As(err, &cfe) {
 		return o.configFailure(err)
 	}

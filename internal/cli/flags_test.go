@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/clitest"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/index"
@@ -136,13 +136,13 @@ func TestNewCmdPremortem(t *testing.T) {
 func TestAssembleRequest(t *testing.T) {
 	for _, tc := range []struct {
 		args string
-		want ctxpack.Request
+		want app.Request
 		err  string
 	}{
-		{args: "pack a b --budget 10 --overflow drop --depth summary", want: ctxpack.Request{Paths: []string{"a", "b"}, Budget: 10, Overflow: "drop", Depth: "summary"}},
+		{args: "pack a b --budget 10 --overflow drop --depth summary", want: app.Request{Paths: []string{"a", "b"}, Budget: 10, Overflow: "drop", Depth: "summary"}},
 		{args: "pack --window 1000 --reserves '1, 2,3' --prefer-recent --include-metadata=false --query q",
-			want: ctxpack.Request{Window: 1000, Reserves: &ctxpack.Reserves{System: 1, Query: 2, Response: 3}, PreferRecent: new(true), IncludeMetadata: new(false), Query: "q"}},
-		{args: "pack --walk-order reverse --format xml --tokenizer approx", want: ctxpack.Request{ReverseWalk: true, Format: "xml", Tokenizer: "approx"}},
+			want: app.Request{Window: 1000, Reserves: &app.Reserves{System: 1, Query: 2, Response: 3}, PreferRecent: new(true), IncludeMetadata: new(false), Query: "q"}},
+		{args: "pack --walk-order reverse --format xml --tokenizer approx", want: app.Request{ReverseWalk: true, Format: "xml", Tokenizer: "approx"}},
 		{args: "pack --reserves 1,x,3", err: `--reserves: "x" is not a non-negative number`},
 		{args: "pack --reserves 1,2", err: `--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got "1,2")`},
 		{args: "pack --budget 10 --window 1000", err: "give --budget or --window, not both"},

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 )
 
 // The text formats of numbers and records that budget, report, score
@@ -47,7 +47,7 @@ func oneLine(s string, n int) string {
 
 // overflowLines describes a record's overflow: "none", or the strategy and
 // each part it lowered, cut or dropped.
-func overflowLines(r ctxpack.BudgetRecord) []string {
+func overflowLines(r app.BudgetRecord) []string {
 	ov := r.Overflow
 	if !ov.Occurred {
 		return []string{"none"}

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -12,7 +12,7 @@ import (
 type GraphOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	ID        string
 	LinkDepth int
@@ -64,7 +64,7 @@ func graphRun(o *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	o.IO.WarnAll(ctxpack.ArtifactProblems(set))
+	o.IO.WarnAll(app.ArtifactProblems(set))
 	out, err := p.Graph(o.ID, format, o.LinkDepth)
 	if err != nil {
 		return err

@@ -10,15 +10,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
 
 // openedIndex is a project with its index open.
 type openedIndex struct {
-	p *ctxpack.Project
-	*ctxpack.OpenedIndex
+	p *app.Project
+	*app.OpenedIndex
 }
 
 // openIndex opens the project the command runs in and its index.
@@ -35,7 +35,7 @@ func (o *IndexOptions) openIndex(readOnly bool) (*openedIndex, error) {
 }
 
 // update brings the index up to date, with a progress line on a terminal.
-func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*ctxpack.IndexStats, error) {
+func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*app.IndexStats, error) {
 	progress, done := cmdutil.IndexProgress(ios, oi.Shown)
 	stats, err := oi.p.UpdateIndex(ctx, oi.OpenedIndex, progress)
 	done()
@@ -52,7 +52,7 @@ func (oi *openedIndex) update(ctx context.Context, ios *cmdutil.IOStreams) (*ctx
 type IndexOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Index     cmdutil.IndexFlags
 	Status    bool
@@ -156,7 +156,7 @@ func indexRun(ctx context.Context, o *IndexOptions) error {
 // embedLine is the line index prints after embedding: the chunks given a
 // vector this run, the vectors computed for them (one per distinct text)
 // and deleted, and how many of the chunks have one now.
-func embedLine(es *ctxpack.EmbedStats, took time.Duration) string {
+func embedLine(es *app.EmbedStats, took time.Duration) string {
 	return fmt.Sprintf("embedded %d of %d chunks with %s in %s (%d new vectors, %d stale vectors deleted); %d of %d chunks have vectors",
 		es.Covered, es.Chunks, es.Embedder, took.Round(10*time.Millisecond), es.Embedded, es.Deleted, es.Chunks-es.Missing, es.Chunks)
 }
@@ -164,7 +164,7 @@ func embedLine(es *ctxpack.EmbedStats, took time.Duration) string {
 // syncCommits reads the git history since the last commit read into the
 // store, and prints what it did; outside a git repository it does
 // nothing.
-func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project) error {
+func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *app.Project) error {
 	start := time.Now()
 	st, err := p.OpenStore(false)
 	if err != nil {
@@ -172,15 +172,15 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project
 	}
 	defer st.Close()
 	cs, err := p.SyncCommits(ctx, st)
-	if errors.Is(err, ctxpack.ErrNotRepository) {
+	if errors.Is(err, app.ErrNotRepository) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	line := fmt.Sprintf("read %d new commits into %s in %s; %d in all", cs.Added, ctxpack.StorePath(), time.Since(start).Round(10*time.Millisecond), cs.Total)
+	line := fmt.Sprintf("read %d new commits into %s in %s; %d in all", cs.Added, app.StorePath(), time.Since(start).Round(10*time.Millisecond), cs.Total)
 	if cs.Added == 0 {
-		line = fmt.Sprintf("commits up to date (%d in %s)", cs.Total, ctxpack.StorePath())
+		line = fmt.Sprintf("commits up to date (%d in %s)", cs.Total, app.StorePath())
 	}
 	if cs.Rescanned {
 		line += "; the history was rewritten, or the project moved in its repository, so all of it was read again"
@@ -190,7 +190,7 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *ctxpack.Project
 }
 
 // summaryLine is the line index prints after an update.
-func summaryLine(st *ctxpack.IndexStats, took time.Duration) string {
+func summaryLine(st *app.IndexStats, took time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "indexed %d files, %d chunks", st.Files, st.Chunks)
 	if langs := languageList(st.Languages, 6); langs != "" {
@@ -212,9 +212,9 @@ func summaryLine(st *ctxpack.IndexStats, took time.Duration) string {
 }
 
 // languageList prints languages by file count, most first, at most max.
-func languageList(langs []ctxpack.LanguageCount, max int) string {
+func languageList(langs []app.LanguageCount, max int) string {
 	ls := slices.Clone(langs)
-	slices.SortStableFunc(ls, func(a, b ctxpack.LanguageCount) int { return b.Files - a.Files })
+	slices.SortStableFunc(ls, func(a, b app.LanguageCount) int { return b.Files - a.Files })
 	var parts []string
 	for i, l := range ls {
 		if i == max {
@@ -294,9 +294,9 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 		fmt.Fprintf(&b, "%-11s %s\n", label+":", fmt.Sprintf(format, args...))
 	}
 	switch st.State.Reason {
-	case ctxpack.IndexCurrent:
+	case app.IndexCurrent:
 		w("index", "%s (format %d, current)", oi.Shown, st.FormatVersion)
-	case ctxpack.IndexMissing:
+	case app.IndexMissing:
 		w("index", "%s (missing); run 'ctxpack index'", oi.Shown)
 		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
@@ -306,7 +306,7 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 	if st.StateRoot != "" {
 		w("state root", "%s", st.StateRoot)
 	}
-	if st.State.Reason != ctxpack.IndexCurrent {
+	if st.State.Reason != app.IndexCurrent {
 		_, err := io.WriteString(o.IO.Out, b.String())
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +16,7 @@ import (
 type ListOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Type   string
 	Status string
@@ -45,8 +45,8 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 }
 
 func listRun(o *ListOptions) error {
-	if o.Type != "" && !slices.Contains(ctxpack.ArtifactTypes, o.Type) {
-		return cmdutil.Usagef("--type must be one of %s (got %q)", strings.Join(ctxpack.ArtifactTypes, ", "), o.Type)
+	if o.Type != "" && !slices.Contains(app.ArtifactTypes, o.Type) {
+		return cmdutil.Usagef("--type must be one of %s (got %q)", strings.Join(app.ArtifactTypes, ", "), o.Type)
 	}
 	p, err := o.Project()
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +15,7 @@ import (
 type ReportOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Last int
 }
@@ -89,10 +89,10 @@ func reportRun(o *ReportOptions) error {
 	var out bytes.Buffer
 	if o.Globals.JSON() {
 		doc := struct {
-			Records []ctxpack.BudgetRecord `json:"records"`
+			Records []app.BudgetRecord `json:"records"`
 		}{Records: recs}
 		if doc.Records == nil {
-			doc.Records = []ctxpack.BudgetRecord{}
+			doc.Records = []app.BudgetRecord{}
 		}
 		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
@@ -106,14 +106,14 @@ func reportRun(o *ReportOptions) error {
 		}
 	}
 	if len(recs) == 0 {
-		fmt.Fprintf(o.IO.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", ctxpack.RecordsPath)
+		fmt.Fprintf(o.IO.ErrOut, "ctxpack: report: no budget records in %s ('ctxpack context', 'pack' and 'budget --show-allocation' write them)\n", app.RecordsPath)
 	}
 	_, err = o.IO.Out.Write(out.Bytes())
 	return err
 }
 
 // writeRecord prints one record as a block.
-func writeRecord(w *bytes.Buffer, r ctxpack.BudgetRecord) {
+func writeRecord(w *bytes.Buffer, r app.BudgetRecord) {
 	fmt.Fprintf(w, "%s  %s  %q\n", r.Timestamp, r.Mode, oneLine(r.Target, 200))
 	budget := "no budget"
 	if r.TotalBudget > 0 {

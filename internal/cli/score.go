@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +15,7 @@ import (
 type ScoreOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // the configuration's warnings come with the score
+	Project func() (*app.Project, error) // the configuration's warnings come with the score
 
 	File     string
 	Task     string
@@ -132,7 +132,7 @@ func scoreRun(ctx context.Context, o *ScoreOptions) error {
 	}
 	idx, done := o.Index.UpdateOptions(o.IO, o.NoUpdate)
 	defer done()
-	s, err := p.Score(ctx, o.File, o.Task, ctxpack.Request{Index: idx})
+	s, err := p.Score(ctx, o.File, o.Task, app.Request{Index: idx})
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func scoreRun(ctx context.Context, o *ScoreOptions) error {
 	if err != nil {
 		return err
 	}
-	tier := ctxpack.TierFor(s.Relevance, tiers)
+	tier := app.TierFor(s.Relevance, tiers)
 	doc := scoreDoc{
 		Path: s.Path, Task: o.Task, Relevance: s.Relevance, Rank: s.Rank, Files: s.Files, Tier: tier.Name,
 		Best: scoreChunk{Path: s.Best.Path, Lines: [2]int{s.Best.StartLine, s.Best.EndLine}, Kind: s.Best.Kind, Symbol: s.Best.Symbol},

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +16,7 @@ import (
 type SearchOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Index    cmdutil.IndexFlags
 	Query    string // the argument; "-" reads standard input
@@ -128,8 +128,8 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 	var out bytes.Buffer
 	if o.Globals.JSON() {
 		doc := struct {
-			Results []ctxpack.SearchHit `json:"results"`
-		}{Results: ctxpack.SearchHits(hits, opt, o.Explain)}
+			Results []app.SearchHit `json:"results"`
+		}{Results: app.SearchHits(hits, opt, o.Explain)}
 		if err := cmdutil.WriteJSON(&out, doc); err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 			fmt.Fprintf(tw, "%s:%d-%d\t%s\t%.6f\t%s\n", h.Path, h.StartLine, h.EndLine, sym, h.Relevance, h.Why())
 			if o.Explain {
 				var parts []string
-				for _, f := range ctxpack.FactorRows(h, opt.Factors) {
+				for _, f := range app.FactorRows(h, opt.Factors) {
 					if f.Weight == 0 {
 						parts = append(parts, fmt.Sprintf("%s %.6f", f.Name, f.Value))
 						continue

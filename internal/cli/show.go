@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -10,7 +10,7 @@ import (
 type ShowOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	ID    string
 	Depth string
@@ -41,10 +41,10 @@ first section), detailed (and every heading with its first paragraph) or full
 }
 
 func showRun(o *ShowOptions) error {
-	if err := ctxpack.CheckDepth(o.Depth); err != nil {
+	if err := app.CheckDepth(o.Depth); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
-	if err := ctxpack.CheckFormat(o.Globals.Format); err != nil {
+	if err := app.CheckFormat(o.Globals.Format); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
 	p, err := o.Project()

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -14,7 +14,7 @@ import (
 type SummarizeOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	File  string
 	Level string
@@ -81,14 +81,14 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 	if err := o.Globals.TextOrJSON("summarize"); err != nil {
 		return err
 	}
-	if err := ctxpack.CheckDepth(o.Level); err != nil {
+	if err := app.CheckDepth(o.Level); err != nil {
 		return cmdutil.Usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.Level)
 	}
 	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	s, err := p.Summarize(ctx, o.File, ctxpack.SummarizeOptions{Level: o.Level, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
+	s, err := p.Summarize(ctx, o.File, app.SummarizeOptions{Level: o.Level, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
 	if err != nil {
 		return err
 	}

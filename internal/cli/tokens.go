@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -47,21 +47,21 @@ decode it.`,
 }
 
 func tokensRun(ctx context.Context, o *TokensOptions) error {
-	if err := ctxpack.CheckTokenizer(o.Globals.Tokenizer); err != nil {
+	if err := app.CheckTokenizer(o.Globals.Tokenizer); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
 	base, err := o.Globals.Base()
 	if err != nil {
 		return err
 	}
-	jobs, skipped, err := ctxpack.TokenFiles(base, o.Paths)
+	jobs, skipped, err := app.TokenFiles(base, o.Paths)
 	if err != nil {
 		return err
 	}
 	o.IO.WarnAll(skipped)
 
 	prog := o.IO.Progress("counting", len(jobs))
-	counts, errs, err := ctxpack.CountFiles(ctx, o.Globals.Tokenizer, jobs, prog.Set)
+	counts, errs, err := app.CountFiles(ctx, o.Globals.Tokenizer, jobs, prog.Set)
 	prog.Done()
 	if err != nil {
 		return err

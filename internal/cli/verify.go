@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -109,7 +109,7 @@ func self() (string, error) {
 
 type verifyRunResult struct {
 	label string
-	plan  ctxpack.Plan
+	plan  app.Plan
 }
 
 func verifyRun(ctx context.Context, o *AssembleOptions) error {
@@ -151,7 +151,7 @@ func verifyRun(ctx context.Context, o *AssembleOptions) error {
 			}
 			return fmt.Errorf("verify: run with %s failed (%v): %s", label, err, msg)
 		}
-		var p ctxpack.Plan
+		var p app.Plan
 		if err := json.Unmarshal(stdout.Bytes(), &p); err != nil {
 			return fmt.Errorf("verify: run with %s printed no plan: %w", label, err)
 		}
@@ -167,7 +167,7 @@ func verifyRun(ctx context.Context, o *AssembleOptions) error {
 }
 
 // firstDifference names the first part where two plans differ.
-func firstDifference(a, b ctxpack.Plan) string {
+func firstDifference(a, b app.Plan) string {
 	if a.StateRoot != b.StateRoot {
 		return fmt.Sprintf("the inputs differ: state_root %s vs %s", a.StateRoot, b.StateRoot)
 	}
@@ -195,6 +195,6 @@ func firstDifference(a, b ctxpack.Plan) string {
 }
 
 // describe is a one-line summary of a plan for people.
-func describe(p ctxpack.Plan) string {
+func describe(p app.Plan) string {
 	return fmt.Sprintf("%d parts, %d of %d tokens (%s), %d dropped", len(p.Parts), p.TotalTokens, p.Budget, p.Tokenizer, len(p.Dropped))
 }

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -29,7 +29,7 @@ func moduleVersion() string {
 // and platform, and the chunker, which plans name and digests cover
 // ("ctxpack devel (go1.26.8 linux/amd64; chunker go/parser+tree-sitter v1)").
 func versionString() string {
-	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, ctxpack.Chunker())
+	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, app.Chunker())
 }
 
 // VersionOptions are the options of 'ctxpack version'.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,11 +25,11 @@ func BenchmarkContext(b *testing.B) {
 	})
 	b.Run("facade", func(b *testing.B) {
 		for b.Loop() {
-			p, err := ctxpack.Open(dir, "")
+			p, err := app.Open(dir, "")
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := p.Context(context.Background(), "TASK-042", ctxpack.Request{Budget: 600}); err != nil {
+			if _, err := p.Context(context.Background(), "TASK-042", app.Request{Budget: 600}); err != nil {
 				b.Fatal(err)
 			}
 		}

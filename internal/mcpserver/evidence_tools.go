@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,7 +94,7 @@ type EvidenceDepsIn struct {
 
 // EvidenceEntry is a workspace file as the evidence tools report it (the
 // CLI's json shows the same).
-type EvidenceEntry = ctxpack.EvidenceEntry
+type EvidenceEntry = app.EvidenceEntry
 
 // EvidenceLeft is a file a tool left as it was, and why.
 type EvidenceLeft struct {
@@ -149,16 +149,16 @@ type EvidenceRemoveOut struct {
 // The results of evidence_focus, evidence_stale and evidence_deps are the
 // facade's, which the CLI's json shows too.
 type (
-	EvidenceFocusOut = ctxpack.FocusReport
-	EvidenceStaleOut = ctxpack.StaleReport
-	EvidenceDepsOut  = ctxpack.Deps
+	EvidenceFocusOut = app.FocusReport
+	EvidenceStaleOut = app.StaleReport
+	EvidenceDepsOut  = app.Deps
 )
 
 // EvidenceAssembleOut is the result of the evidence_assemble tool.
 type EvidenceAssembleOut struct {
-	Prompt   string               `json:"prompt" jsonschema:"prompt.mdctx, relative to the project root"`
-	PlanFile string               `json:"plan_file" jsonschema:"ctxplan.json, relative to the project root"`
-	Plan     ctxpack.EvidencePlan `json:"plan" jsonschema:"what ctxplan.json holds"`
+	Prompt   string           `json:"prompt" jsonschema:"prompt.mdctx, relative to the project root"`
+	PlanFile string           `json:"plan_file" jsonschema:"ctxplan.json, relative to the project root"`
+	Plan     app.EvidencePlan `json:"plan" jsonschema:"what ctxplan.json holds"`
 }
 
 // addEvidenceReadTools adds the tools that read a workspace.
@@ -187,9 +187,9 @@ func (s *Server) addEvidenceWriteTools() {
 func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
 	switch name {
 	case "rank":
-		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(ctxpack.MaxEvidenceRank))
+		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(app.MaxEvidenceRank))
 	case "role":
-		p.Enum = enum(ctxpack.EvidenceRoles())
+		p.Enum = enum(app.EvidenceRoles())
 	case "kind":
 		p.Pattern = `^[A-Za-z0-9_-]{1,64}$`
 	case "state":
@@ -218,7 +218,7 @@ func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
 // a folder outside the project root, and a workspace whose evidence
 // folder or .focus file is a symlink; the server also refuses an absolute
 // path.
-func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.Workspace, error) {
+func (s *Server) workspace(dir string, exists bool) (*app.Project, *app.Workspace, error) {
 	if err := confine(dir); err != nil {
 		return nil, nil, err
 	}
@@ -238,11 +238,11 @@ func (s *Server) workspace(dir string, exists bool) (*ctxpack.Project, *ctxpack.
 
 // evidenceRequest is the facade's request for an assembly's arguments, in
 // the server's mode.
-func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
-	return ctxpack.Request{
+func (s *Server) evidenceRequest(a evidenceAssembly) app.Request {
+	return app.Request{
 		Budget: a.Budget, Window: a.Window, Tokenizer: a.Tokenizer, Overflow: a.Overflow, Depth: a.Depth,
 		NoCache: s.o.ReadOnly,
-		Index:   ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly},
+		Index:   app.IndexOptions{NoUpdate: s.o.ReadOnly},
 	}
 }
 
@@ -251,8 +251,8 @@ func (s *Server) evidenceRequest(a evidenceAssembly) ctxpack.Request {
 // front end.
 func (s *Server) evidenceError(err error) error {
 	msg := strings.ReplaceAll(s.fail(err).Error(), ": project: ", ": ")
-	var taken *ctxpack.RankTakenError
-	var link *ctxpack.LinkActiveError
+	var taken *app.RankTakenError
+	var link *app.LinkActiveError
 	switch {
 	case errors.As(err, &taken):
 		msg += " (give another rank, or call evidence_rebase)"
@@ -263,7 +263,7 @@ func (s *Server) evidenceError(err error) error {
 }
 
 // assembleEvidence assembles the workspace under the arguments.
-func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*ctxpack.Project, *ctxpack.Workspace, *ctxpack.EvidenceResult, error) {
+func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*app.Project, *app.Workspace, *app.EvidenceResult, error) {
 	p, ws, err := s.workspace(a.Ctx, true)
 	if err != nil {
 		return nil, nil, nil, err
@@ -275,12 +275,12 @@ func (s *Server) assembleEvidence(ctx context.Context, a evidenceAssembly) (*ctx
 	return p, ws, res, nil
 }
 
-func (s *Server) evidencePlan(ctx context.Context, _ *mcp.CallToolRequest, in EvidencePlanIn) (*mcp.CallToolResult, ctxpack.EvidencePlan, error) {
+func (s *Server) evidencePlan(ctx context.Context, _ *mcp.CallToolRequest, in EvidencePlanIn) (*mcp.CallToolResult, app.EvidencePlan, error) {
 	s.evidence.RLock()
 	defer s.evidence.RUnlock()
 	_, _, res, err := s.assembleEvidence(ctx, in.evidenceAssembly)
 	if err != nil {
-		return nil, ctxpack.EvidencePlan{}, err
+		return nil, app.EvidencePlan{}, err
 	}
 	if in.IncludePrompt {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Prompt)}}}, res.Plan, nil
@@ -329,7 +329,7 @@ func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in Ev
 	if err != nil {
 		return nil, EvidenceDepsOut{}, err
 	}
-	d, err := p.EvidenceDeps(ctx, ws, in.ID, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	d, err := p.EvidenceDeps(ctx, ws, in.ID, app.IndexOptions{NoUpdate: s.o.ReadOnly})
 	if err != nil {
 		return nil, EvidenceDepsOut{}, s.evidenceError(err)
 	}
@@ -342,11 +342,11 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 		if in.Text != "" {
 			return nil, EvidenceAddOut{}, fmt.Errorf(`ctxpack: text is added with selector "-"; a selector names a project file`)
 		}
-		if err := ctxpack.CheckSelector(in.Selector); err != nil {
+		if err := app.CheckSelector(in.Selector); err != nil {
 			return nil, EvidenceAddOut{}, s.evidenceError(err)
 		}
 	}
-	ar := ctxpack.AddRequest{Selector: in.Selector, Text: in.Text, Role: in.Role, Rank: -1, Kind: in.Kind, Link: in.Link}
+	ar := app.AddRequest{Selector: in.Selector, Text: in.Text, Role: in.Role, Rank: -1, Kind: in.Kind, Link: in.Link}
 	if in.Rank != nil {
 		ar.Rank = *in.Rank // the schema bounds it
 	}
@@ -356,7 +356,7 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 	if err != nil {
 		return nil, EvidenceAddOut{}, err
 	}
-	a, err := p.AddEvidence(ctx, ws, ar, ctxpack.Request{})
+	a, err := p.AddEvidence(ctx, ws, ar, app.Request{})
 	if err != nil {
 		return nil, EvidenceAddOut{}, s.evidenceError(err)
 	}
@@ -366,7 +366,7 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 		warnings = append(warnings, fmt.Sprintf("the active files take %d tokens, over the budget of %d: evidence_assemble will degrade or drop the highest-ranked evidence (evidence_plan shows what)", plan.TotalTokens, plan.Budget))
 	}
 	return nil, EvidenceAddOut{
-		EvidenceEntry: ctxpack.ViewEntry(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
+		EvidenceEntry: app.ViewEntry(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
 		TotalBytes: plan.TotalBytes, TotalTokens: plan.TotalTokens, Budget: plan.Budget, Warnings: warnings,
 	}, nil
 }
@@ -377,7 +377,7 @@ func (s *Server) evidenceToggle(_ context.Context, _ *mcp.CallToolRequest, in Ev
 	case (in.ID == "") == (in.Range == ""):
 		return nil, EvidenceToggleOut{}, fmt.Errorf("ctxpack: give id (one file) or range (300-399), one of the two")
 	case in.Range != "":
-		if err := ctxpack.CheckRankRange(in.Range); err != nil {
+		if err := app.CheckRankRange(in.Range); err != nil {
 			return nil, EvidenceToggleOut{}, err
 		}
 		if in.State == "" {
@@ -471,9 +471,9 @@ func (s *Server) evidenceFocus(ctx context.Context, _ *mcp.CallToolRequest, in E
 		if err != nil {
 			return nil, EvidenceFocusOut{}, s.evidenceError(err)
 		}
-		return nil, EvidenceFocusOut{Files: []ctxpack.FocusEntry{}, Restored: orEmpty(on), Warnings: orEmpty(warnings)}, nil
+		return nil, EvidenceFocusOut{Files: []app.FocusEntry{}, Restored: orEmpty(on), Warnings: orEmpty(warnings)}, nil
 	}
-	rep, err := p.FocusEvidence(ctx, ws, in.Query, in.Top, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	rep, err := p.FocusEvidence(ctx, ws, in.Query, in.Top, app.IndexOptions{NoUpdate: s.o.ReadOnly})
 	if err != nil {
 		return nil, EvidenceFocusOut{}, s.evidenceError(err)
 	}

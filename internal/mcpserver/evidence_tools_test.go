@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +27,7 @@ func entryIDs(es []EvidenceEntry) []string {
 }
 
 // partStatuses are a plan's parts as "rank_kind status".
-func partStatuses(plan ctxpack.EvidencePlan) []string {
+func partStatuses(plan app.EvidencePlan) []string {
 	var out []string
 	for _, pt := range plan.Parts {
 		out = append(out, pt.Rank+"_"+pt.Kind+" "+pt.Status)
@@ -99,7 +99,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	var a EvidenceAddOut
 	mustCall(t, cs, "evidence_add", map[string]any{"selector": "src/billing/invoice/generator.py::7,11#total"}, &a)
 	if a.Path != "ctx/evidence/100_generator_py.evidence.md" || a.ID != "100_generator_py" || a.Rank != "100" || a.Role != "evidence" || a.State != "active" ||
-		a.Bytes == 0 || a.Tokens == 0 || a.TotalTokens < a.Tokens || a.TotalBytes < a.Bytes || a.Budget != ctxpack.DefaultBudget || a.Warnings == nil {
+		a.Bytes == 0 || a.Tokens == 0 || a.TotalTokens < a.Tokens || a.TotalBytes < a.Bytes || a.Budget != app.DefaultBudget || a.Warnings == nil {
 		t.Errorf("evidence_add a span: %+v", a)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(a.Path)))
@@ -154,7 +154,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	}
 	toolError(t, cs, "evidence_rank", map[string]any{"id": "105", "rank": 300}, "rank 300 is taken")
 
-	var before ctxpack.EvidencePlan
+	var before app.EvidencePlan
 	mustCall(t, cs, "evidence_plan", map[string]any{}, &before)
 	var rb EvidenceRebaseOut
 	mustCall(t, cs, "evidence_rebase", map[string]any{}, &rb)
@@ -169,7 +169,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	if len(rb.Renamed) != 0 {
 		t.Errorf("a second evidence_rebase renamed %+v", rb.Renamed)
 	}
-	var after ctxpack.EvidencePlan
+	var after app.EvidencePlan
 	mustCall(t, cs, "evidence_plan", map[string]any{}, &after)
 	if after.CtxDigest != before.CtxDigest {
 		t.Errorf("ctx_digest %s after a rebase that keeps the order, %s before", after.CtxDigest, before.CtxDigest)
@@ -199,7 +199,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	toolError(t, cs, "evidence_focus", map[string]any{"query": "x", "off": true}, "not both")
 
 	// Plan, then assemble: the same plan, the same bytes, the facade's.
-	var plan ctxpack.EvidencePlan
+	var plan app.EvidencePlan
 	res := mustCall(t, cs, "evidence_plan", map[string]any{"budget": 4000, "include_prompt": true}, &plan)
 	prompt := text(res)
 	if !strings.HasPrefix(prompt, "<!-- mdctx:version=") || !strings.Contains(prompt, "# User Request") || !strings.Contains(prompt, "## Evidence: src/billing/currency/convert.py") {
@@ -218,11 +218,11 @@ func TestEvidenceWorkflow(t *testing.T) {
 		t.Errorf("build/prompt.mdctx is not evidence_plan's prompt (%v)", err)
 	}
 	data, err = os.ReadFile(filepath.Join(dir, "build", "ctxplan.json"))
-	var file ctxpack.EvidencePlan
+	var file app.EvidencePlan
 	if err != nil || json.Unmarshal(data, &file) != nil || file.CtxDigest != plan.CtxDigest {
 		t.Errorf("build/ctxplan.json: ctx_digest %q (%v), evidence_plan's %s", file.CtxDigest, err, plan.CtxDigest)
 	}
-	p, err := ctxpack.Open(dir, "")
+	p, err := app.Open(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := p.AssembleEvidence(context.Background(), ws, ctxpack.Request{Budget: 4000}, "")
+	want, err := p.AssembleEvidence(context.Background(), ws, app.Request{Budget: 4000}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestEvidenceReadOnly(t *testing.T) {
 	_, rw := connect(t, Options{Dir: dir})
 	mustCall(t, rw, "evidence_add", map[string]any{"selector": "src/billing/currency/convert.py"}, nil)
 	mustCall(t, rw, "evidence_add", map[string]any{"selector": "-", "text": "Fix the rounding.", "role": "user"}, nil)
-	var want ctxpack.EvidencePlan
+	var want app.EvidencePlan
 	mustCall(t, rw, "evidence_plan", map[string]any{}, &want)
 
 	before := tree(t, dir)
@@ -318,7 +318,7 @@ func TestEvidenceReadOnly(t *testing.T) {
 			t.Errorf("calling %s on a read-only server: %q; want an unknown-tool error", name, msg)
 		}
 	}
-	var got ctxpack.EvidencePlan
+	var got app.EvidencePlan
 	res2 := mustCall(t, ro, "evidence_plan", map[string]any{"include_prompt": true}, &got)
 	if got.CtxDigest != want.CtxDigest || !strings.Contains(text(res2), "# User Request") {
 		t.Errorf("read-only evidence_plan: ctx_digest %s, the writing server's %s", got.CtxDigest, want.CtxDigest)

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,11 +46,11 @@ func loadSizes() (clients, requests int) {
 func loadCopyExample(t *testing.T) string {
 	t.Helper()
 	dst := testProject(t)
-	p, err := ctxpack.Open(dst, "")
+	p, err := app.Open(dst, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	oi, err := p.OpenIndex(ctxpack.IndexOptions{}, false)
+	oi, err := p.OpenIndex(app.IndexOptions{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +590,7 @@ func TestLoadHTTP(t *testing.T) {
 	for _, k := range []string{"context TASK-042", "context free text", "context src", "pack src", "prompt explain_context"} {
 		assemblies += len(st.byKind[k])
 	}
-	p, err := ctxpack.Open(dir, "")
+	p, err := app.Open(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

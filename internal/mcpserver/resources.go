@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -87,7 +87,7 @@ func rpcError(err error, code int64) error {
 
 // artifacts opens the project and lists its artifacts of type typ (all
 // when empty).
-func (s *Server) artifacts(typ string) (*ctxpack.Project, []ctxpack.ArtifactInfo, error) {
+func (s *Server) artifacts(typ string) (*app.Project, []app.ArtifactInfo, error) {
 	p, err := s.open()
 	if err != nil {
 		return nil, nil, err
@@ -190,7 +190,7 @@ func userPrompt(desc, text string) *mcp.GetPromptResult {
 
 // promptContext assembles target for a prompt with its budget argument, as
 // the context tool does.
-func (s *Server) promptContext(ctx context.Context, req *mcp.GetPromptRequest, target string) (*ctxpack.Result, error) {
+func (s *Server) promptContext(ctx context.Context, req *mcp.GetPromptRequest, target string) (*app.Result, error) {
 	budget, err := s.promptBudget(req.Params.Arguments)
 	if err != nil {
 		return nil, err

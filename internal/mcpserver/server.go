@@ -25,7 +25,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,7 +44,7 @@ type Options struct {
 	// Dir is the directory the project is found from (walking up like git);
 	// its root is fixed for the server's life.
 	Dir string
-	// Config names another configuration file, as ctxpack.Open takes it.
+	// Config names another configuration file, as app.Open takes it.
 	Config string
 	// ReadOnly leaves out every tool that writes, and assembles without
 	// writing under the project: no index update, no assembly cache, no
@@ -82,8 +82,8 @@ type Server struct {
 	evidence sync.RWMutex
 
 	mu    sync.Mutex
-	plans map[any]*ctxpack.Plan // the last plan of each session, by sessionKey
-	order []any                 // session keys, oldest plan first
+	plans map[any]*app.Plan // the last plan of each session, by sessionKey
+	order []any             // session keys, oldest plan first
 }
 
 // New opens the project found from o.Dir and makes its server.
@@ -107,11 +107,11 @@ func New(o Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p, err := ctxpack.Open(o.Dir, o.Config)
+	p, err := app.Open(o.Dir, o.Config)
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
-	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[any]*ctxpack.Plan{}}
+	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[any]*app.Plan{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "ctxpack", Title: "ctxpack", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}), // the SDK's info is noise
@@ -190,8 +190,8 @@ func isToolError(r mcp.Result) bool {
 
 // open opens the project for one request: each request sees the files as
 // they are when it arrives.
-func (s *Server) open() (*ctxpack.Project, error) {
-	p, err := ctxpack.Open(s.root, s.o.Config)
+func (s *Server) open() (*app.Project, error) {
+	p, err := app.Open(s.root, s.o.Config)
 	if err != nil {
 		return nil, s.fail(err)
 	}
@@ -220,7 +220,7 @@ func (s *Server) fail(err error) error {
 var outsideTarget = regexp.MustCompile(` \(to [^)]*\)`)
 
 // setPlan keeps the last plan of a session, for the plan resource.
-func (s *Server) setPlan(ss *mcp.ServerSession, plan *ctxpack.Plan) {
+func (s *Server) setPlan(ss *mcp.ServerSession, plan *app.Plan) {
 	id := sessionKey(ss)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -234,7 +234,7 @@ func (s *Server) setPlan(ss *mcp.ServerSession, plan *ctxpack.Plan) {
 	s.plans[id] = plan
 }
 
-func (s *Server) lastPlan(ss *mcp.ServerSession) *ctxpack.Plan {
+func (s *Server) lastPlan(ss *mcp.ServerSession) *app.Plan {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.plans[sessionKey(ss)]
@@ -279,9 +279,9 @@ func notFound(uri string, err error) error {
 }
 
 // jsonText is v as indented json, for text content: as the CLI prints
-// it (ctxpack.EncodeJSON).
+// it (app.EncodeJSON).
 func jsonText(v any) string {
-	b, err := ctxpack.EncodeJSON(v)
+	b, err := app.EncodeJSON(v)
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -136,11 +136,11 @@ func text(res *mcp.CallToolResult) string {
 // same assembly.
 func facadeDigest(t *testing.T, dir, target string, budget int) string {
 	t.Helper()
-	p, err := ctxpack.Open(dir, "")
+	p, err := app.Open(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Context(context.Background(), target, ctxpack.Request{Budget: budget, Format: "json"})
+	res, err := p.Context(context.Background(), target, app.Request{Budget: budget, Format: "json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestTools(t *testing.T) {
 	type check func(t *testing.T, res *mcp.CallToolResult)
 	plan := func(mode string, budget int) check {
 		return func(t *testing.T, res *mcp.CallToolResult) {
-			var p ctxpack.Plan
+			var p app.Plan
 			structured(t, res, &p)
 			if p.Mode != mode || p.Digest == "" || p.TotalTokens > budget || len(p.Parts) == 0 {
 				t.Errorf("plan: mode %q (want %q), digest %q, %d tokens of %d, %d parts", p.Mode, mode, p.Digest, p.TotalTokens, budget, len(p.Parts))
@@ -171,7 +171,7 @@ func TestTools(t *testing.T) {
 		// context: each mode, and the digest the facade gives.
 		{"context links", "context", map[string]any{"target": "TASK-042", "budget": 600, "format": "json"}, "", func(t *testing.T, res *mcp.CallToolResult) {
 			plan("links", 600)(t, res)
-			var p ctxpack.Plan
+			var p app.Plan
 			structured(t, res, &p)
 			if want := facadeDigest(t, dir, "TASK-042", 600); p.Digest != want {
 				t.Errorf("digest %s, the facade's %s", p.Digest, want)
@@ -187,7 +187,7 @@ func TestTools(t *testing.T) {
 		}},
 		{"context retrieval", "context", map[string]any{"target": "invoice total rounding", "budget": 2000}, "", plan("retrieval", 2000)},
 		{"context pack", "context", map[string]any{"target": "src", "budget": 1500, "depth": "summary"}, "", plan("pack", 1500)},
-		{"context link depth", "context", map[string]any{"target": "TASK-042", "link_depth": 1, "overflow": "drop", "strategy": "greedy", "tokenizer": "cl100k_base"}, "", plan("links", ctxpack.DefaultBudget)},
+		{"context link depth", "context", map[string]any{"target": "TASK-042", "link_depth": 1, "overflow": "drop", "strategy": "greedy", "tokenizer": "cl100k_base"}, "", plan("links", app.DefaultBudget)},
 		{"context unknown artifact", "context", map[string]any{"target": "TASK-999"}, "TASK-999", nil},
 		{"context dotdot", "context", map[string]any{"target": "../.."}, "outside the project root", nil},
 		{"context absolute", "context", map[string]any{"target": "/etc/passwd"}, "absolute path is refused", nil},
@@ -207,7 +207,7 @@ func TestTools(t *testing.T) {
 		{"pack", "pack", map[string]any{"paths": []string{"src"}, "budget": 1000}, "", plan("pack", 1000)},
 		{"pack whole project", "pack", map[string]any{"budget": 3000, "format": "xml"}, "", func(t *testing.T, res *mcp.CallToolResult) {
 			plan("pack", 3000)(t, res)
-			var p ctxpack.Plan
+			var p app.Plan
 			structured(t, res, &p)
 			for _, part := range p.Parts {
 				if strings.HasPrefix(part.Path, "escape") {
@@ -264,7 +264,7 @@ func TestTools(t *testing.T) {
 		{"list", "list", map[string]any{}, "", func(t *testing.T, res *mcp.CallToolResult) {
 			var out ListOut
 			structured(t, res, &out)
-			if len(out.Artifacts) < 10 || !slices.IsSortedFunc(out.Artifacts, func(a, b ctxpack.ArtifactInfo) int { return strings.Compare(a.ID, b.ID) }) {
+			if len(out.Artifacts) < 10 || !slices.IsSortedFunc(out.Artifacts, func(a, b app.ArtifactInfo) int { return strings.Compare(a.ID, b.ID) }) {
 				t.Errorf("list: %+v", out)
 			}
 		}},
@@ -280,7 +280,7 @@ func TestTools(t *testing.T) {
 		{"list bad type", "list", map[string]any{"type": "memo"}, "type", nil},
 
 		{"check", "check", map[string]any{"strict": true}, "", func(t *testing.T, res *mcp.CallToolResult) {
-			var out ctxpack.CheckReport
+			var out app.CheckReport
 			structured(t, res, &out)
 			if out.Summary.Specs == 0 || !strings.Contains(text(res), "specs") {
 				t.Errorf("check: %+v / %q", out, text(res))
@@ -288,14 +288,14 @@ func TestTools(t *testing.T) {
 		}},
 
 		{"explain in", "explain", map[string]any{"task": "TASK-042", "artifact": "NORM-ERROR-001"}, "", func(t *testing.T, res *mcp.CallToolResult) {
-			var e ctxpack.Explanation
+			var e app.Explanation
 			structured(t, res, &e)
 			if !e.In || e.Kind != "included" {
 				t.Errorf("explain: %+v", e)
 			}
 		}},
 		{"explain budget", "explain", map[string]any{"task": "TASK-042", "artifact": "DEC-BILLING-003", "budget": 300}, "", func(t *testing.T, res *mcp.CallToolResult) {
-			var e ctxpack.Explanation
+			var e app.Explanation
 			structured(t, res, &e)
 			if e.In || e.Reason == "" {
 				t.Errorf("explain under a small budget: %+v", e)
@@ -305,9 +305,9 @@ func TestTools(t *testing.T) {
 		{"explain no artifact", "explain", map[string]any{"task": "TASK-042"}, "artifact", nil},
 
 		{"tokens paths", "tokens", map[string]any{"paths": []string{"src"}}, "", func(t *testing.T, res *mcp.CallToolResult) {
-			var out ctxpack.TokenReport
+			var out app.TokenReport
 			structured(t, res, &out)
-			p, err := ctxpack.Open(dir, "")
+			p, err := app.Open(dir, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -320,7 +320,7 @@ func TestTools(t *testing.T) {
 			}
 		}},
 		{"tokens text", "tokens", map[string]any{"text": "hello world", "tokenizer": "cl100k_base"}, "", func(t *testing.T, res *mcp.CallToolResult) {
-			var out ctxpack.TokenReport
+			var out app.TokenReport
 			structured(t, res, &out)
 			if out.Total != 2 || out.Tokenizer != "cl100k_base" {
 				t.Errorf("tokens text: %+v", out)
@@ -504,14 +504,14 @@ func TestReadOnlyRetrieval(t *testing.T) {
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	var want ctxpack.Plan
+	var want app.Plan
 	structured(t, res, &want)
 	_, ro := connect(t, Options{Dir: dir, ReadOnly: true})
 	res, msg = call(t, ro, "context", args)
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	var got ctxpack.Plan
+	var got app.Plan
 	structured(t, res, &got)
 	if got.Digest != want.Digest {
 		t.Errorf("read-only digest %s, writing server's %s", got.Digest, want.Digest)
@@ -558,7 +558,7 @@ func TestResources(t *testing.T) {
 	if txt, err := readResource(cs, uriIdentity); err != nil || txt == "" {
 		t.Errorf("identity: %q, %v", txt, err)
 	}
-	var index []ctxpack.ArtifactInfo
+	var index []app.ArtifactInfo
 	if txt, err := readResource(cs, uriArtifacts); err != nil || json.Unmarshal([]byte(txt), &index) != nil || len(index) < 10 {
 		t.Errorf("artifact index: %.100q, %v", txt, err)
 	}
@@ -582,13 +582,13 @@ func TestResources(t *testing.T) {
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	var want ctxpack.Plan
+	var want app.Plan
 	structured(t, res, &want)
 	txt, err := readResource(cs, uriPlan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got ctxpack.Plan
+	var got app.Plan
 	if err := json.Unmarshal([]byte(txt), &got); err != nil || got.Digest != want.Digest {
 		t.Errorf("last plan: digest %s, %v; want %s", got.Digest, err, want.Digest)
 	}

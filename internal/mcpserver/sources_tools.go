@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,38 +128,38 @@ func storeArgs(name string, p *jsonschema.Schema) bool {
 	case "iterations", "min_size":
 		p.Minimum = ptr(1.0)
 	case "axis":
-		p.Enum = enum(ctxpack.Axes())
+		p.Enum = enum(app.Axes())
 	case "confidence":
-		p.Enum = enum(ctxpack.ConfidenceTiers())
+		p.Enum = enum(app.ConfidenceTiers())
 	case "outcome":
 		if status := p.Properties["status"]; status != nil { // experience_add's {status, result}
-			status.Enum = enum(ctxpack.Outcomes())
-			p.Properties["result"].MaxLength = ptr(ctxpack.MaxStoreText)
+			status.Enum = enum(app.Outcomes())
+			p.Properties["result"].MaxLength = ptr(app.MaxStoreText)
 		} else {
-			p.Enum = enum(ctxpack.Outcomes())
+			p.Enum = enum(app.Outcomes())
 		}
 	case "tags":
-		p.Items.MaxLength = ptr(ctxpack.MaxStoreText)
+		p.Items.MaxLength = ptr(app.MaxStoreText)
 		p.MaxItems = ptr(maxPaths)
 	case "content", "category", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
 		"surprise", "root_cause", "lesson", "text":
-		p.MaxLength = ptr(ctxpack.MaxStoreText)
+		p.MaxLength = ptr(app.MaxStoreText)
 	default:
 		return false
 	}
 	return true
 }
 
-func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in PremortemIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
+func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in PremortemIn) (*mcp.CallToolResult, app.Plan, error) {
 	r := s.request(assembly{Budget: in.Budget, Format: in.Format})
 	r.Limit = in.Limit
 	p, err := s.open()
 	if err != nil {
-		return nil, ctxpack.Plan{}, err
+		return nil, app.Plan{}, err
 	}
 	res, err := p.Premortem(ctx, in.Domain, in.Strategy, r)
 	if err != nil {
-		return nil, ctxpack.Plan{}, s.fail(err)
+		return nil, app.Plan{}, s.fail(err)
 	}
 	s.finish(ctx, req.Session, p, r, res)
 	return planResult(res)
@@ -168,7 +168,7 @@ func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in Pre
 // withStore opens the project's store for one request and calls f on it:
 // for reading only unless write, so that reading a store that is not
 // there finds it empty and creates nothing.
-func withStore[Out any](s *Server, write bool, f func(*ctxpack.Store) (Out, error)) (*mcp.CallToolResult, Out, error) {
+func withStore[Out any](s *Server, write bool, f func(*app.Store) (Out, error)) (*mcp.CallToolResult, Out, error) {
 	var zero Out
 	p, err := s.open()
 	if err != nil {
@@ -189,7 +189,7 @@ func withStore[Out any](s *Server, write bool, f func(*ctxpack.Store) (Out, erro
 // storeError is an error of the store as a tool error: input it refused
 // names the argument at fault.
 func (s *Server) storeError(err error) error {
-	var ie *ctxpack.InputError
+	var ie *app.InputError
 	if errors.As(err, &ie) {
 		return fmt.Errorf("ctxpack: %s %s", ie.Field, ie.Msg)
 	}
@@ -198,7 +198,7 @@ func (s *Server) storeError(err error) error {
 
 // missing says that no row of a kind has an id, and which tool lists them.
 func missing(err error, kind string, id int64) error {
-	if errors.Is(err, ctxpack.ErrNotFound) {
+	if errors.Is(err, app.ErrNotFound) {
 		return fmt.Errorf("ctxpack: no %s has id %d: %s_list lists them", kind, id, kind)
 	}
 	return err
@@ -212,86 +212,86 @@ func items[V any](rows []V) Items[V] {
 	return Items[V]{Items: rows}
 }
 
-func (s *Server) memoryList(ctx context.Context, _ *mcp.CallToolRequest, in MemoryListIn) (*mcp.CallToolResult, Items[ctxpack.MemoryView], error) {
-	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.MemoryView], error) {
+func (s *Server) memoryList(ctx context.Context, _ *mcp.CallToolRequest, in MemoryListIn) (*mcp.CallToolResult, Items[app.MemoryView], error) {
+	return withStore(s, false, func(st *app.Store) (Items[app.MemoryView], error) {
 		rows, err := st.Memories(ctx, in.Category)
 		return items(rows), err
 	})
 }
 
-func (s *Server) memoryShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
+func (s *Server) memoryShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.MemoryView, error) {
+	return withStore(s, false, func(st *app.Store) (app.MemoryView, error) {
 		m, err := st.Memory(ctx, in.ID)
 		return m, missing(err, "memory", in.ID)
 	})
 }
 
-func (s *Server) memoryAdd(ctx context.Context, _ *mcp.CallToolRequest, in MemoryAddIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
-		return st.AddMemory(ctx, ctxpack.MemoryInput{Content: in.Content, Category: in.Category, Importance: in.Importance})
+func (s *Server) memoryAdd(ctx context.Context, _ *mcp.CallToolRequest, in MemoryAddIn) (*mcp.CallToolResult, app.MemoryView, error) {
+	return withStore(s, true, func(st *app.Store) (app.MemoryView, error) {
+		return st.AddMemory(ctx, app.MemoryInput{Content: in.Content, Category: in.Category, Importance: in.Importance})
 	})
 }
 
 // memoryRm removes a memory and returns it as it was.
-func (s *Server) memoryRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.MemoryView, error) {
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.MemoryView, error) {
+func (s *Server) memoryRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.MemoryView, error) {
+	return withStore(s, true, func(st *app.Store) (app.MemoryView, error) {
 		m, err := st.RemoveMemory(ctx, in.ID)
 		return m, missing(err, "memory", in.ID)
 	})
 }
 
-func (s *Server) experienceList(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceListIn) (*mcp.CallToolResult, Items[ctxpack.ExperienceView], error) {
-	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ExperienceView], error) {
-		rows, err := st.Experiences(ctx, ctxpack.ExperienceFilter{Domain: in.Domain, Strategy: in.Strategy, Outcome: in.Outcome})
+func (s *Server) experienceList(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceListIn) (*mcp.CallToolResult, Items[app.ExperienceView], error) {
+	return withStore(s, false, func(st *app.Store) (Items[app.ExperienceView], error) {
+		rows, err := st.Experiences(ctx, app.ExperienceFilter{Domain: in.Domain, Strategy: in.Strategy, Outcome: in.Outcome})
 		return items(rows), err
 	})
 }
 
-func (s *Server) experienceShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
+func (s *Server) experienceShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.ExperienceView, error) {
+	return withStore(s, false, func(st *app.Store) (app.ExperienceView, error) {
 		e, err := st.Experience(ctx, in.ID)
 		return e, missing(err, "experience", in.ID)
 	})
 }
 
-func (s *Server) experienceAdd(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceAddIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	e := ctxpack.ExperienceInput{
+func (s *Server) experienceAdd(ctx context.Context, _ *mcp.CallToolRequest, in ExperienceAddIn) (*mcp.CallToolResult, app.ExperienceView, error) {
+	e := app.ExperienceInput{
 		Domain: in.Domain, Strategy: in.Strategy, Goal: in.Goal, Hypothesis: in.Hypothesis, Action: in.Action,
 		Prediction: in.Prediction, Outcome: in.Outcome.Status, Result: in.Outcome.Result,
 		Surprise: in.Surprise, RootCause: in.RootCause, Lesson: in.Lesson,
 		Confidence: in.Confidence, Iterations: in.Iterations,
 	}
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
+	return withStore(s, true, func(st *app.Store) (app.ExperienceView, error) {
 		return st.AddExperience(ctx, e)
 	})
 }
 
 // experienceRm removes an experience and returns it as it was.
-func (s *Server) experienceRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ExperienceView, error) {
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ExperienceView, error) {
+func (s *Server) experienceRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.ExperienceView, error) {
+	return withStore(s, true, func(st *app.Store) (app.ExperienceView, error) {
 		e, err := st.RemoveExperience(ctx, in.ID)
 		return e, missing(err, "experience", in.ID)
 	})
 }
 
-func (s *Server) valueList(ctx context.Context, _ *mcp.CallToolRequest, in ValueListIn) (*mcp.CallToolResult, Items[ctxpack.ValueView], error) {
-	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ValueView], error) {
+func (s *Server) valueList(ctx context.Context, _ *mcp.CallToolRequest, in ValueListIn) (*mcp.CallToolResult, Items[app.ValueView], error) {
+	return withStore(s, false, func(st *app.Store) (Items[app.ValueView], error) {
 		rows, err := st.Values(ctx, in.Axis)
 		return items(rows), err
 	})
 }
 
-func (s *Server) valueShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, false, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
+func (s *Server) valueShow(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.ValueView, error) {
+	return withStore(s, false, func(st *app.Store) (app.ValueView, error) {
 		v, err := st.Value(ctx, in.ID)
 		return v, missing(err, "value", in.ID)
 	})
 }
 
-func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in DeriveIn) (*mcp.CallToolResult, Items[ctxpack.ProposalView], error) {
-	return withStore(s, false, func(st *ctxpack.Store) (Items[ctxpack.ProposalView], error) {
-		derived, err := st.DeriveValues(ctx, ctxpack.DeriveOptions{Axis: in.Axis, MinSize: in.MinSize, Threshold: in.Threshold}, false)
-		props := make([]ctxpack.ProposalView, len(derived))
+func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in DeriveIn) (*mcp.CallToolResult, Items[app.ProposalView], error) {
+	return withStore(s, false, func(st *app.Store) (Items[app.ProposalView], error) {
+		derived, err := st.DeriveValues(ctx, app.DeriveOptions{Axis: in.Axis, MinSize: in.MinSize, Threshold: in.Threshold}, false)
+		props := make([]app.ProposalView, len(derived))
 		for i, d := range derived {
 			props[i] = d.ProposalView
 		}
@@ -299,15 +299,15 @@ func (s *Server) valuesDerive(ctx context.Context, _ *mcp.CallToolRequest, in De
 	})
 }
 
-func (s *Server) valueAdd(ctx context.Context, _ *mcp.CallToolRequest, in ValueAddIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
-		return st.AddValue(ctx, ctxpack.ValueInput{Text: in.Text, Axis: in.Axis, Tags: in.Tags})
+func (s *Server) valueAdd(ctx context.Context, _ *mcp.CallToolRequest, in ValueAddIn) (*mcp.CallToolResult, app.ValueView, error) {
+	return withStore(s, true, func(st *app.Store) (app.ValueView, error) {
+		return st.AddValue(ctx, app.ValueInput{Text: in.Text, Axis: in.Axis, Tags: in.Tags})
 	})
 }
 
 // valueRm removes a value and returns it as it was.
-func (s *Server) valueRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, ctxpack.ValueView, error) {
-	return withStore(s, true, func(st *ctxpack.Store) (ctxpack.ValueView, error) {
+func (s *Server) valueRm(ctx context.Context, _ *mcp.CallToolRequest, in IDIn) (*mcp.CallToolResult, app.ValueView, error) {
+	return withStore(s, true, func(st *app.Store) (app.ValueView, error) {
 		v, err := st.RemoveValue(ctx, in.ID)
 		return v, missing(err, "value", in.ID)
 	})

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -66,22 +66,22 @@ func experience(domain, strategy, status, goal, lesson string) map[string]any {
 
 func TestMemoryTools(t *testing.T) {
 	_, cs := connect(t, Options{Dir: testProject(t)})
-	var list Items[ctxpack.MemoryView]
+	var list Items[app.MemoryView]
 	mustCall(t, cs, "memory_list", map[string]any{}, &list)
 	if list.Items == nil || len(list.Items) != 0 {
 		t.Fatalf("memory_list of an empty store: %+v", list)
 	}
 
-	var a, b ctxpack.MemoryView
+	var a, b app.MemoryView
 	mustCall(t, cs, "memory_add", map[string]any{"content": "invoice totals are integers of cents", "category": "decision", "importance": 0.9}, &a)
 	mustCall(t, cs, "memory_add", map[string]any{"content": "run the billing tests with -race"}, &b)
-	if a.ID < 1 || a.Key != ctxpack.ItemKey("memory", a.ID) || a.Category != "decision" || a.Importance != 0.9 || a.Created == "" {
+	if a.ID < 1 || a.Key != app.ItemKey("memory", a.ID) || a.Category != "decision" || a.Importance != 0.9 || a.Created == "" {
 		t.Errorf("memory_add: %+v", a)
 	}
 	if b.ID <= a.ID || b.Category != "fact" || b.Importance != 0.5 {
 		t.Errorf("memory_add with the defaults: %+v", b)
 	}
-	var zero ctxpack.MemoryView
+	var zero app.MemoryView
 	mustCall(t, cs, "memory_add", map[string]any{"content": "importance 0 is kept", "importance": 0}, &zero)
 	if zero.Importance != 0 {
 		t.Errorf("memory_add importance 0: %+v", zero)
@@ -95,7 +95,7 @@ func TestMemoryTools(t *testing.T) {
 	if len(list.Items) != 1 || list.Items[0] != a {
 		t.Errorf("memory_list category decision: %+v", list)
 	}
-	var got ctxpack.MemoryView
+	var got app.MemoryView
 	mustCall(t, cs, "memory_show", map[string]any{"id": a.ID}, &got)
 	if got != a {
 		t.Errorf("memory_show: %+v, added %+v", got, a)
@@ -125,9 +125,9 @@ func TestMemoryTools(t *testing.T) {
 
 func TestExperienceTools(t *testing.T) {
 	_, cs := connect(t, Options{Dir: testProject(t)})
-	var e, f ctxpack.ExperienceView
+	var e, f app.ExperienceView
 	mustCall(t, cs, "experience_add", experience("debugging", "systematic-elimination", "falsified", "find why the invoice total drifts", "convert currencies after summing"), &e)
-	if e.ID < 1 || e.Key != ctxpack.ItemKey("experience", e.ID) || e.Domain != "debugging" || e.Outcome.Status != "falsified" ||
+	if e.ID < 1 || e.Key != app.ItemKey("experience", e.ID) || e.Domain != "debugging" || e.Outcome.Status != "falsified" ||
 		e.Outcome.Result == "" || e.Confidence != "silver" || e.Iterations != 1 || e.RootCause == "" {
 		t.Errorf("experience_add: %+v", e)
 	}
@@ -139,7 +139,7 @@ func TestExperienceTools(t *testing.T) {
 		t.Errorf("experience_add with the defaults: %+v", f)
 	}
 
-	var list Items[ctxpack.ExperienceView]
+	var list Items[app.ExperienceView]
 	mustCall(t, cs, "experience_list", map[string]any{}, &list)
 	if len(list.Items) != 2 || list.Items[0] != e || list.Items[1] != f {
 		t.Errorf("experience_list: %+v", list)
@@ -150,7 +150,7 @@ func TestExperienceTools(t *testing.T) {
 			t.Errorf("experience_list %v: %+v", filter, list)
 		}
 	}
-	var got ctxpack.ExperienceView
+	var got app.ExperienceView
 	mustCall(t, cs, "experience_show", map[string]any{"id": e.ID}, &got)
 	if got != e {
 		t.Errorf("experience_show: %+v, added %+v", got, e)
@@ -182,11 +182,11 @@ func TestValueTools(t *testing.T) {
 	// Three alike experiences with a lesson make a cluster.
 	var ids []string
 	for i := range 3 {
-		var e ctxpack.ExperienceView
+		var e app.ExperienceView
 		mustCall(t, cs, "experience_add", experience("debugging", "systematic-elimination", "falsified", "find why the invoice total drifts "+strings.Repeat("again ", i), "convert currencies after summing the invoice lines"), &e)
 		ids = append(ids, e.Key)
 	}
-	var props Items[ctxpack.ProposalView]
+	var props Items[app.ProposalView]
 	mustCall(t, cs, "values_derive", map[string]any{"axis": "full"}, &props)
 	if len(props.Items) != 1 {
 		t.Fatalf("values_derive: %+v", props)
@@ -199,15 +199,15 @@ func TestValueTools(t *testing.T) {
 	if len(props.Items) != 0 {
 		t.Errorf("values_derive min_size 4: %+v", props)
 	}
-	var values Items[ctxpack.ValueView]
+	var values Items[app.ValueView]
 	mustCall(t, cs, "value_list", map[string]any{}, &values)
 	if len(values.Items) != 0 {
 		t.Errorf("values_derive stored values: %+v", values)
 	}
 
-	var v ctxpack.ValueView
+	var v app.ValueView
 	mustCall(t, cs, "value_add", map[string]any{"text": p.Text, "axis": "root_cause", "tags": []string{"debugging", "billing", "debugging"}}, &v)
-	if v.ID < 1 || v.Key != ctxpack.ItemKey("value", v.ID) || v.Axis != "root_cause" || !slices.Equal(v.Tags, []string{"billing", "debugging"}) {
+	if v.ID < 1 || v.Key != app.ItemKey("value", v.ID) || v.Axis != "root_cause" || !slices.Equal(v.Tags, []string{"billing", "debugging"}) {
 		t.Errorf("value_add: %+v", v)
 	}
 	mustCall(t, cs, "value_list", map[string]any{"axis": "root_cause"}, &values)
@@ -218,7 +218,7 @@ func TestValueTools(t *testing.T) {
 	if len(values.Items) != 0 {
 		t.Errorf("value_list axis surprise: %+v", values)
 	}
-	var got ctxpack.ValueView
+	var got app.ValueView
 	mustCall(t, cs, "value_show", map[string]any{"id": v.ID}, &got)
 	if got.Text != v.Text || got.Key != v.Key {
 		t.Errorf("value_show: %+v, added %+v", got, v)
@@ -235,16 +235,16 @@ func TestValueTools(t *testing.T) {
 func TestContextSources(t *testing.T) {
 	dir := testProject(t)
 	_, cs := connect(t, Options{Dir: dir})
-	var m ctxpack.MemoryView
+	var m app.MemoryView
 	mustCall(t, cs, "memory_add", map[string]any{"content": "invoice totals are rounded once, after currency conversion", "category": "decision"}, &m)
 	mustCall(t, cs, "memory_add", map[string]any{"content": "the webhook retries three times"}, nil)
-	var e ctxpack.ExperienceView
+	var e app.ExperienceView
 	mustCall(t, cs, "experience_add", experience("debugging", "", "falsified", "find why the invoice total drifts", "round invoice totals once"), &e)
 
 	sources := []string{"memories", "experiences"}
 	query := "invoice total rounding"
 	res := mustCall(t, cs, "context", map[string]any{"target": query, "sources": sources, "budget": 2000, "format": "json", "limit": 5}, nil)
-	var plan ctxpack.Plan
+	var plan app.Plan
 	structured(t, res, &plan)
 	keys := map[string]bool{}
 	for _, part := range plan.Parts {
@@ -253,11 +253,11 @@ func TestContextSources(t *testing.T) {
 	if plan.Mode != "sources" || !keys[m.Key] || !keys[e.Key] {
 		t.Errorf("context with sources: mode %q, parts %v; want %s and %s", plan.Mode, keys, m.Key, e.Key)
 	}
-	p, err := ctxpack.Open(dir, "")
+	p, err := app.Open(dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := p.Sources(context.Background(), query, ctxpack.Request{Budget: 2000, Format: "json", Sources: sources, Limit: 5})
+	want, err := p.Sources(context.Background(), query, app.Request{Budget: 2000, Format: "json", Sources: sources, Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,14 +287,14 @@ func TestContextSources(t *testing.T) {
 
 func TestPremortem(t *testing.T) {
 	_, cs := connect(t, Options{Dir: testProject(t)})
-	var e ctxpack.ExperienceView
+	var e app.ExperienceView
 	mustCall(t, cs, "experience_add", experience("debugging", "systematic-elimination", "falsified", "find why the invoice total drifts", "convert currencies after summing"), &e)
-	var plan ctxpack.Plan
+	var plan app.Plan
 	res := mustCall(t, cs, "premortem", map[string]any{"domain": "debugging", "strategy": "systematic-elimination", "limit": 5}, &plan)
 	if !strings.HasPrefix(text(res), "# Premortem: debugging with systematic-elimination") || !strings.Contains(text(res), "Based on 1 past experience") {
 		t.Errorf("premortem: %.500q", text(res))
 	}
-	if plan.Mode != "premortem" || plan.Digest == "" || plan.TotalTokens > ctxpack.DefaultPremortemBudget || len(plan.Parts) == 0 {
+	if plan.Mode != "premortem" || plan.Digest == "" || plan.TotalTokens > app.DefaultPremortemBudget || len(plan.Parts) == 0 {
 		t.Errorf("premortem plan: mode %q, digest %q, %d tokens, %d parts", plan.Mode, plan.Digest, plan.TotalTokens, len(plan.Parts))
 	}
 	res = mustCall(t, cs, "premortem", map[string]any{"domain": "feature", "budget": 300, "format": "json"}, &plan)
@@ -312,7 +312,7 @@ func TestPremortem(t *testing.T) {
 func TestStoreReadOnly(t *testing.T) {
 	dir := testProject(t)
 	_, ro := connect(t, Options{Dir: dir, ReadOnly: true})
-	var list Items[ctxpack.MemoryView]
+	var list Items[app.MemoryView]
 	mustCall(t, ro, "memory_list", map[string]any{}, &list)
 	if len(list.Items) != 0 {
 		t.Errorf("memory_list without a store: %+v", list)
@@ -325,9 +325,9 @@ func TestStoreReadOnly(t *testing.T) {
 	}
 
 	_, rw := connect(t, Options{Dir: dir})
-	var m ctxpack.MemoryView
+	var m app.MemoryView
 	mustCall(t, rw, "memory_add", map[string]any{"content": "invoice totals are integers of cents"}, &m)
-	var got ctxpack.MemoryView
+	var got app.MemoryView
 	mustCall(t, ro, "memory_show", map[string]any{"id": m.ID}, &got)
 	if got != m {
 		t.Errorf("read-only memory_show: %+v, written %+v", got, m)

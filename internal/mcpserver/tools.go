@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -58,8 +58,8 @@ type SearchIn struct {
 
 // SearchOut is the result of the search tool.
 type SearchOut struct {
-	Results  []ctxpack.SearchHit `json:"results"`
-	Warnings []string            `json:"warnings"`
+	Results  []app.SearchHit `json:"results"`
+	Warnings []string        `json:"warnings"`
 }
 
 // ShowIn are the arguments of the show tool.
@@ -71,7 +71,7 @@ type ShowIn struct {
 
 // ShowOut is the result of the show tool.
 type ShowOut struct {
-	ctxpack.ArtifactView
+	app.ArtifactView
 	Warnings []string `json:"warnings"`
 }
 
@@ -83,8 +83,8 @@ type ListIn struct {
 
 // ListOut is the result of the list tool.
 type ListOut struct {
-	Artifacts []ctxpack.ArtifactInfo `json:"artifacts"`
-	Warnings  []string               `json:"warnings"`
+	Artifacts []app.ArtifactInfo `json:"artifacts"`
+	Warnings  []string           `json:"warnings"`
 }
 
 // CheckIn are the arguments of the check tool.
@@ -202,15 +202,15 @@ properties:
 		case "depth":
 			p.Enum = enum([]string{"meta", "summary", "detailed", "full"})
 		case "format":
-			p.Enum = enum(ctxpack.Formats())
+			p.Enum = enum(app.Formats())
 		case "tokenizer":
-			p.Enum = enum(ctxpack.Tokenizers())
+			p.Enum = enum(app.Tokenizers())
 		case "overflow":
-			p.Enum = enum(ctxpack.Overflows())
+			p.Enum = enum(app.Overflows())
 		case "strategy":
-			p.Enum = enum(ctxpack.Strategies())
+			p.Enum = enum(app.Strategies())
 		case "type":
-			p.Enum = enum(ctxpack.ArtifactTypes)
+			p.Enum = enum(app.ArtifactTypes)
 		case "budget":
 			p.Minimum, p.Maximum = ptr(0.0), ptr(float64(s.o.MaxBudget))
 		case "k":
@@ -220,8 +220,8 @@ properties:
 		case "paths":
 			p.MaxItems = ptr(maxPaths)
 		case "sources":
-			p.Items.Enum = enum(ctxpack.SourceNames())
-			p.MaxItems, p.UniqueItems = ptr(len(ctxpack.SourceNames())), true
+			p.Items.Enum = enum(app.SourceNames())
+			p.MaxItems, p.UniqueItems = ptr(len(app.SourceNames())), true
 		case "limit":
 			p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxLimit))
 		case "target", "query", "id", "task", "artifact":
@@ -232,12 +232,12 @@ properties:
 
 // request is the facade's request for an assembly's arguments, in the
 // server's mode. The input schema has already bounded the budget.
-func (s *Server) request(a assembly) ctxpack.Request {
-	return ctxpack.Request{
+func (s *Server) request(a assembly) app.Request {
+	return app.Request{
 		Budget: a.Budget, Depth: a.Depth, Format: a.Format, Tokenizer: a.Tokenizer,
 		Overflow: a.Overflow, Strategy: a.Strategy,
 		NoCache: s.o.ReadOnly,
-		Index:   ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly},
+		Index:   app.IndexOptions{NoUpdate: s.o.ReadOnly},
 	}
 }
 
@@ -252,7 +252,7 @@ func confine(path string) error {
 
 // assemble assembles target as `ctxpack context` does, confined to the
 // project, then finishes it.
-func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target string, r ctxpack.Request) (*ctxpack.Result, error) {
+func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target string, r app.Request) (*app.Result, error) {
 	if target == "-" {
 		return nil, fmt.Errorf(`ctxpack: target "-" reads standard input on the command line; here, give the text itself`)
 	}
@@ -275,7 +275,7 @@ func (s *Server) assemble(ctx context.Context, ss *mcp.ServerSession, target str
 
 // finish records an assembly's budget (unless read-only) and keeps its
 // plan as the session's last.
-func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *ctxpack.Project, r ctxpack.Request, res *ctxpack.Result) {
+func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *app.Project, r app.Request, res *app.Result) {
 	if !s.o.ReadOnly {
 		if err := p.Record(r, &res.Plan, time.Now()); err != nil {
 			s.log.WarnContext(ctx, "budget record not written", "error", err)
@@ -286,36 +286,36 @@ func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *ctxpack.P
 
 // planResult is an assembly as a tool's result: its output as text, its
 // plan as the structured content.
-func planResult(res *ctxpack.Result) (*mcp.CallToolResult, ctxpack.Plan, error) {
+func planResult(res *app.Result) (*mcp.CallToolResult, app.Plan, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, res.Plan, nil
 }
 
-func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
+func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, app.Plan, error) {
 	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
 	r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
 	res, err := s.assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
-		return nil, ctxpack.Plan{}, err
+		return nil, app.Plan{}, err
 	}
 	return planResult(res)
 }
 
-func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, ctxpack.Plan, error) {
+func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, app.Plan, error) {
 	for _, path := range in.Paths {
 		if err := confine(path); err != nil {
-			return nil, ctxpack.Plan{}, err
+			return nil, app.Plan{}, err
 		}
 	}
 	r := s.request(in.assembly)
 	r.Paths, r.Query = in.Paths, in.Query
 	p, err := s.open()
 	if err != nil {
-		return nil, ctxpack.Plan{}, err
+		return nil, app.Plan{}, err
 	}
 	res, err := p.Pack(ctx, r)
 	if err != nil {
-		return nil, ctxpack.Plan{}, s.fail(err)
+		return nil, app.Plan{}, s.fail(err)
 	}
 	s.finish(ctx, req.Session, p, r, res)
 	return planResult(res)
@@ -330,11 +330,11 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	hits, opt, warnings, err := p.Search(ctx, in.Query, k, in.Files, ctxpack.IndexOptions{NoUpdate: s.o.ReadOnly})
+	hits, opt, warnings, err := p.Search(ctx, in.Query, k, in.Files, app.IndexOptions{NoUpdate: s.o.ReadOnly})
 	if err != nil {
 		return nil, SearchOut{}, s.fail(err)
 	}
-	return nil, SearchOut{Results: ctxpack.SearchHits(hits, opt, in.Explain), Warnings: orEmpty(append(p.Warnings, warnings...))}, nil
+	return nil, SearchOut{Results: app.SearchHits(hits, opt, in.Explain), Warnings: orEmpty(append(p.Warnings, warnings...))}, nil
 }
 
 func (s *Server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
@@ -361,56 +361,56 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mc
 	return nil, ListOut{Artifacts: list, Warnings: orEmpty(warnings)}, nil
 }
 
-func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) (*mcp.CallToolResult, ctxpack.CheckReport, error) {
+func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) (*mcp.CallToolResult, app.CheckReport, error) {
 	p, err := s.open()
 	if err != nil {
-		return nil, ctxpack.CheckReport{}, err
+		return nil, app.CheckReport{}, err
 	}
-	rep, err := p.Check(ctx, ctxpack.CheckOptions{Strict: in.Strict, NoBaseline: in.NoBaseline})
+	rep, err := p.Check(ctx, app.CheckOptions{Strict: in.Strict, NoBaseline: in.NoBaseline})
 	if err != nil {
-		return nil, ctxpack.CheckReport{}, s.fail(err)
+		return nil, app.CheckReport{}, s.fail(err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rep.Text()}}}, *rep, nil
 }
 
-func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, ctxpack.Explanation, error) {
+func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, app.Explanation, error) {
 	r := s.request(assembly{Budget: in.Budget, Depth: in.Depth, Tokenizer: in.Tokenizer})
 	r.LinkDepth = in.LinkDepth
 	p, err := s.open()
 	if err != nil {
-		return nil, ctxpack.Explanation{}, err
+		return nil, app.Explanation{}, err
 	}
 	e, err := p.Explain(ctx, in.Task, in.Artifact, r)
 	if err != nil {
-		return nil, ctxpack.Explanation{}, s.fail(err)
+		return nil, app.Explanation{}, s.fail(err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: e.Reason + "\n"}}}, *e, nil
 }
 
-func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn) (*mcp.CallToolResult, ctxpack.TokenReport, error) {
+func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn) (*mcp.CallToolResult, app.TokenReport, error) {
 	if (len(in.Paths) == 0) == (in.Text == "") {
-		return nil, ctxpack.TokenReport{}, fmt.Errorf("ctxpack: give paths or text, one of the two")
+		return nil, app.TokenReport{}, fmt.Errorf("ctxpack: give paths or text, one of the two")
 	}
 	p, err := s.open()
 	if err != nil {
-		return nil, ctxpack.TokenReport{}, err
+		return nil, app.TokenReport{}, err
 	}
 	if in.Text != "" {
 		tok, err := p.Tokenizer(in.Tokenizer)
 		if err != nil {
-			return nil, ctxpack.TokenReport{}, s.fail(err)
+			return nil, app.TokenReport{}, s.fail(err)
 		}
 		n := tok.Count(in.Text)
-		return nil, ctxpack.TokenReport{Tokenizer: tok.Name(), Files: []ctxpack.TokenCount{}, Total: n, Skipped: []ctxpack.TokenSkip{}}, nil
+		return nil, app.TokenReport{Tokenizer: tok.Name(), Files: []app.TokenCount{}, Total: n, Skipped: []app.TokenSkip{}}, nil
 	}
 	for _, path := range in.Paths {
 		if err := confine(path); err != nil {
-			return nil, ctxpack.TokenReport{}, err
+			return nil, app.TokenReport{}, err
 		}
 	}
 	rep, err := p.Tokens(ctx, in.Paths, in.Tokenizer)
 	if err != nil {
-		return nil, ctxpack.TokenReport{}, s.fail(err)
+		return nil, app.TokenReport{}, s.fail(err)
 	}
 	return nil, *rep, nil
 }
@@ -420,7 +420,7 @@ func (s *Server) index(ctx context.Context, _ *mcp.CallToolRequest, _ IndexIn) (
 	if err != nil {
 		return nil, IndexOut{}, err
 	}
-	oi, err := p.OpenIndex(ctxpack.IndexOptions{}, false)
+	oi, err := p.OpenIndex(app.IndexOptions{}, false)
 	if err != nil {
 		return nil, IndexOut{}, s.fail(err)
 	}

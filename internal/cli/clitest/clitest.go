@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -51,7 +51,7 @@ func Replace(parent, cmd *cobra.Command) *cobra.Command {
 // project) and their unexported state; no arguments are none, nil or
 // empty.
 var IgnoreDeps = cmp.Options{
-	cmpopts.IgnoreTypes(&cmdutil.IOStreams{}, &cmdutil.Globals{}, (func() (*ctxpack.Project, error))(nil)),
+	cmpopts.IgnoreTypes(&cmdutil.IOStreams{}, &cmdutil.Globals{}, (func() (*app.Project, error))(nil)),
 	cmpopts.EquateEmpty(), // cobra gives no arguments as an empty slice
 	cmp.FilterPath(func(p cmp.Path) bool {
 		sf, ok := p.Last().(cmp.StructField)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -41,17 +41,17 @@ func (f *Factory) SetupRoot(root *cobra.Command) {
 // Project opens the project the command runs in, for a command whose
 // facade call returns the configuration's warnings with its own (an
 // assembly's plan, a score).
-func (f *Factory) Project() (*ctxpack.Project, error) {
+func (f *Factory) Project() (*app.Project, error) {
 	base, err := f.Globals.Base()
 	if err != nil {
 		return nil, err
 	}
-	return ctxpack.Open(base, f.Globals.Config)
+	return app.Open(base, f.Globals.Config)
 }
 
 // ProjectWarn opens the project the command runs in and prints the
 // warnings its configuration gave.
-func (f *Factory) ProjectWarn() (*ctxpack.Project, error) {
+func (f *Factory) ProjectWarn() (*app.Project, error) {
 	p, err := f.Project()
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func (g *Globals) TextOrJSON(command string) error {
 }
 
 // BudgetFlags checks --budget and --window and puts --reserves in req.
-func (g *Globals) BudgetFlags(req *ctxpack.Request) error {
+func (g *Globals) BudgetFlags(req *app.Request) error {
 	if g.Reserves != "" {
 		r, err := parseReserves(g.Reserves)
 		if err != nil {
@@ -132,26 +132,26 @@ func (g *Globals) BudgetFlags(req *ctxpack.Request) error {
 	return nil
 }
 
-func parseReserves(s string) (ctxpack.Reserves, error) {
+func parseReserves(s string) (app.Reserves, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 3 {
-		return ctxpack.Reserves{}, Usagef("--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got %q)", s)
+		return app.Reserves{}, Usagef("--reserves wants SYSTEM,QUERY,RESPONSE, for example 200,100,500 (got %q)", s)
 	}
 	var n [3]int
 	for i, v := range f {
 		x, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || x < 0 {
-			return ctxpack.Reserves{}, Usagef("--reserves: %q is not a non-negative number", v)
+			return app.Reserves{}, Usagef("--reserves: %q is not a non-negative number", v)
 		}
 		n[i] = x
 	}
-	return ctxpack.Reserves{System: n[0], Query: n[1], Response: n[2]}, nil
+	return app.Reserves{System: n[0], Query: n[1], Response: n[2]}, nil
 }
 
 // WriteJSON writes v as every command's json format has it: indented by
 // two spaces, with <, > and & as they are, in one Write.
 func WriteJSON(w io.Writer, v any) error {
-	data, err := ctxpack.EncodeJSON(v)
+	data, err := app.EncodeJSON(v)
 	if err != nil {
 		return err
 	}

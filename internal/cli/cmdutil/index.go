@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/spf13/pflag"
 )
 
@@ -18,12 +18,12 @@ type IndexFlags struct {
 // Add adds --index and --wait to fs.
 func (f *IndexFlags) Add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.File, "index", "", "keep the index in `FILE` instead of .ctxpack/index.db under the project root\n(for trees that are read-only or shared)")
-	fs.DurationVar(&f.Wait, "wait", ctxpack.DefaultIndexWait, "how long to wait for another ctxpack updating the same index")
+	fs.DurationVar(&f.Wait, "wait", app.DefaultIndexWait, "how long to wait for another ctxpack updating the same index")
 }
 
 // Options are the facade's index options for the flags.
-func (f IndexFlags) Options(noUpdate bool) ctxpack.IndexOptions {
-	o := ctxpack.IndexOptions{File: f.File, Wait: f.Wait, NoUpdate: noUpdate}
+func (f IndexFlags) Options(noUpdate bool) app.IndexOptions {
+	o := app.IndexOptions{File: f.File, Wait: f.Wait, NoUpdate: noUpdate}
 	if f.Wait <= 0 {
 		o.Wait = -1 // do not wait
 	}
@@ -33,7 +33,7 @@ func (f IndexFlags) Options(noUpdate bool) ctxpack.IndexOptions {
 // UpdateOptions are options for a command that reads the index: unless
 // noUpdate, the facade brings it up to date first, with a progress line on
 // a terminal that done ends.
-func (f IndexFlags) UpdateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.IndexOptions, done func()) {
+func (f IndexFlags) UpdateOptions(ios *IOStreams, noUpdate bool) (o app.IndexOptions, done func()) {
 	o = f.Options(noUpdate)
 	if noUpdate {
 		return o, func() {}
@@ -44,10 +44,10 @@ func (f IndexFlags) UpdateOptions(ios *IOStreams, noUpdate bool) (o ctxpack.Inde
 
 // IndexProgress is the progress of an update of the index shown, on a
 // terminal; done ends it.
-func IndexProgress(ios *IOStreams, shown string) (progress func(ctxpack.IndexProgress), done func()) {
+func IndexProgress(ios *IOStreams, shown string) (progress func(app.IndexProgress), done func()) {
 	var prog *Progress
 	var phase string
-	return func(pr ctxpack.IndexProgress) {
+	return func(pr app.IndexProgress) {
 			switch pr.Phase {
 			case "lock":
 				fmt.Fprintf(ios.ErrOut, "ctxpack: waiting for another update of %s (%s)\n", shown, cmp.Or(pr.Holder, "holder unknown"))

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
@@ -13,7 +13,7 @@ import (
 // AddOptions are the options of 'ctxpack evidence add'.
 type AddOptions struct {
 	WorkspaceOptions
-	Add ctxpack.AddRequest // Rank is -1 when --rank is not given
+	Add app.AddRequest // Rank is -1 when --rank is not given
 }
 
 // NewCmdAdd is 'ctxpack evidence add SELECTOR|-'.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
@@ -28,12 +28,12 @@ func budgetRun(ctx context.Context, o *PlanOptions) error {
 	return o.show(ctx, "evidence budget", writeBudget)
 }
 
-func writeBudget(w io.Writer, _ *ctxpack.Workspace, res *ctxpack.EvidenceResult) error {
+func writeBudget(w io.Writer, _ *app.Workspace, res *app.EvidenceResult) error {
 	plan := res.Plan
 	byRole := map[string]int{}
 	files := map[string]int{}
 	var skipped, skippedTokens int
-	var cut []ctxpack.EvidencePart
+	var cut []app.EvidencePart
 	parts := 0
 	for _, pt := range plan.Parts {
 		switch {
@@ -41,11 +41,11 @@ func writeBudget(w io.Writer, _ *ctxpack.Workspace, res *ctxpack.EvidenceResult)
 			byRole[pt.Role] += pt.Tokens
 			files[pt.Role]++
 			parts += pt.Tokens
-		case pt.Status == ctxpack.StatusSkipped:
+		case pt.Status == app.StatusSkipped:
 			skipped++
 			skippedTokens += pt.FullTokens
 		}
-		if pt.Status == ctxpack.StatusDegraded || pt.Status == ctxpack.StatusTruncated || pt.Status == ctxpack.StatusDropped {
+		if pt.Status == app.StatusDegraded || pt.Status == app.StatusTruncated || pt.Status == app.StatusDropped {
 			cut = append(cut, pt)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
@@ -68,7 +68,7 @@ func NewCmdEvidence(f *cmdutil.Factory) *cobra.Command {
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.PersistentFlags().String("ctx", ctxpack.DefaultWorkspace, "the workspace `DIR`, inside the project")
+	cmd.PersistentFlags().String("ctx", app.DefaultWorkspace, "the workspace `DIR`, inside the project")
 	cmd.AddCommand(
 		NewCmdAdd(f, nil), NewCmdStatus(f, nil), NewCmdPlan(f, nil), NewCmdBudget(f, nil),
 		NewCmdToggle(f, nil), NewCmdRank(f, nil), NewCmdRebase(f, nil), NewCmdRemove(f, nil),
@@ -83,7 +83,7 @@ func NewCmdEvidence(f *cmdutil.Factory) *cobra.Command {
 type WorkspaceOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	Dir string // --ctx: the workspace's folder, inside the project
 }
@@ -94,7 +94,7 @@ func workspaceOptions(f *cmdutil.Factory) WorkspaceOptions {
 
 // readDir reads --ctx, the flag of the evidence command that cmd is under.
 func (o *WorkspaceOptions) readDir(cmd *cobra.Command) {
-	o.Dir = ctxpack.DefaultWorkspace
+	o.Dir = app.DefaultWorkspace
 	if fl := cmd.Flag("ctx"); fl != nil {
 		o.Dir = fl.Value.String()
 	}
@@ -102,7 +102,7 @@ func (o *WorkspaceOptions) readDir(cmd *cobra.Command) {
 
 // open opens the project (printing its configuration's warnings) and the
 // workspace; exists requires the workspace to be there.
-func (o *WorkspaceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspace, error) {
+func (o *WorkspaceOptions) open(exists bool) (*app.Project, *app.Workspace, error) {
 	p, err := o.Project()
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +119,7 @@ func (o *WorkspaceOptions) open(exists bool) (*ctxpack.Project, *ctxpack.Workspa
 
 // list opens the workspace, which must exist, and lists its files,
 // printing the warnings the listing gave.
-func (o *WorkspaceOptions) list() (*ctxpack.Workspace, []evidence.Entry, error) {
+func (o *WorkspaceOptions) list() (*app.Workspace, []evidence.Entry, error) {
 	_, ws, err := o.open(true)
 	if err != nil {
 		return nil, nil, err
@@ -180,8 +180,8 @@ func planCommand(f *cmdutil.Factory, cmd *cobra.Command, runF func(*PlanOptions)
 
 // request is the assembly request of the global flags, overflow and
 // depth.
-func request(g *cmdutil.Globals, overflow, depth string) (ctxpack.Request, error) {
-	req := ctxpack.Request{Budget: g.Budget, Window: g.Window, Tokenizer: g.Tokenizer, Overflow: overflow, Depth: depth}
+func request(g *cmdutil.Globals, overflow, depth string) (app.Request, error) {
+	req := app.Request{Budget: g.Budget, Window: g.Window, Tokenizer: g.Tokenizer, Overflow: overflow, Depth: depth}
 	switch depth {
 	case "", "meta", "stub", "full":
 	default:
@@ -191,7 +191,7 @@ func request(g *cmdutil.Globals, overflow, depth string) (ctxpack.Request, error
 }
 
 // assemble assembles the workspace under the flags.
-func (o *PlanOptions) assemble(ctx context.Context) (*ctxpack.Project, *ctxpack.Workspace, *ctxpack.EvidenceResult, error) {
+func (o *PlanOptions) assemble(ctx context.Context) (*app.Project, *app.Workspace, *app.EvidenceResult, error) {
 	req, err := request(o.Globals, o.Overflow, o.Depth)
 	if err != nil {
 		return nil, nil, nil, err
@@ -209,7 +209,7 @@ func (o *PlanOptions) assemble(ctx context.Context) (*ctxpack.Project, *ctxpack.
 
 // show assembles the workspace and prints the plan under --format json,
 // else what text writes.
-func (o *PlanOptions) show(ctx context.Context, command string, text func(io.Writer, *ctxpack.Workspace, *ctxpack.EvidenceResult) error) error {
+func (o *PlanOptions) show(ctx context.Context, command string, text func(io.Writer, *app.Workspace, *app.EvidenceResult) error) error {
 	if err := o.Globals.TextOrJSON(command); err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (o *PlanOptions) show(ctx context.Context, command string, text func(io.Wri
 }
 
 // writePlan prints the plan, ctxplan.json.
-func writePlan(ios *cmdutil.IOStreams, res *ctxpack.EvidenceResult) error {
+func writePlan(ios *cmdutil.IOStreams, res *app.EvidenceResult) error {
 	data, err := res.PlanJSON()
 	if err != nil {
 		return err

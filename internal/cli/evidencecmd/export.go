@@ -3,13 +3,13 @@ package evidencecmd
 import (
 	"fmt"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 )
 
 // Export writes an assembly into a new workspace, dir: what
 // 'ctxpack context --to-evidence DIR' does.
-func Export(ios *cmdutil.IOStreams, p *ctxpack.Project, dir string, plan *ctxpack.Plan) error {
+func Export(ios *cmdutil.IOStreams, p *app.Project, dir string, plan *app.Plan) error {
 	ws, err := p.Workspace(dir)
 	if err != nil {
 		return cmdutil.WrapUsage(err)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/clitest"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
@@ -25,21 +25,21 @@ func underEvidence(f *cmdutil.Factory, cmd *cobra.Command) *cobra.Command {
 func ws(dir string) WorkspaceOptions { return WorkspaceOptions{Dir: dir} }
 
 var (
-	ctxDir       = ws(ctxpack.DefaultWorkspace)
+	ctxDir       = ws(app.DefaultWorkspace)
 	defaultIndex = cmdutil.IndexFlags{Wait: index.DefaultLockTimeout}
 )
 
 func TestNewCmdAdd(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[AddOptions]{
-		{Name: "selector", Args: "evidence add core/flow.sh::100,200#flow,bug", Want: AddOptions{WorkspaceOptions: ctxDir, Add: ctxpack.AddRequest{Selector: "core/flow.sh::100,200#flow,bug", Rank: -1}}},
+		{Name: "selector", Args: "evidence add core/flow.sh::100,200#flow,bug", Want: AddOptions{WorkspaceOptions: ctxDir, Add: app.AddRequest{Selector: "core/flow.sh::100,200#flow,bug", Rank: -1}}},
 		{
 			Name: "flags",
 			Args: "evidence add docs/policy.md --role system --rank 0 --kind policy --link",
-			Want: AddOptions{WorkspaceOptions: ctxDir, Add: ctxpack.AddRequest{Selector: "docs/policy.md", Rank: 0, Role: "system", Kind: "policy", Link: true}},
+			Want: AddOptions{WorkspaceOptions: ctxDir, Add: app.AddRequest{Selector: "docs/policy.md", Rank: 0, Role: "system", Kind: "policy", Link: true}},
 		},
-		{Name: "stdin is read when it runs", Args: "evidence add - --role user", Stdin: "a request", Want: AddOptions{WorkspaceOptions: ctxDir, Add: ctxpack.AddRequest{Selector: "-", Rank: -1, Role: "user"}}},
-		{Name: "ctx before", Args: "evidence --ctx flows/a add x", Want: AddOptions{WorkspaceOptions: ws("flows/a"), Add: ctxpack.AddRequest{Selector: "x", Rank: -1}}},
-		{Name: "ctx after", Args: "ev add x --ctx flows/b --budget 100", Want: AddOptions{WorkspaceOptions: ws("flows/b"), Add: ctxpack.AddRequest{Selector: "x", Rank: -1}}, Globals: cmdutil.Globals{Budget: 100}},
+		{Name: "stdin is read when it runs", Args: "evidence add - --role user", Stdin: "a request", Want: AddOptions{WorkspaceOptions: ctxDir, Add: app.AddRequest{Selector: "-", Rank: -1, Role: "user"}}},
+		{Name: "ctx before", Args: "evidence --ctx flows/a add x", Want: AddOptions{WorkspaceOptions: ws("flows/a"), Add: app.AddRequest{Selector: "x", Rank: -1}}},
+		{Name: "ctx after", Args: "ev add x --ctx flows/b --budget 100", Want: AddOptions{WorkspaceOptions: ws("flows/b"), Add: app.AddRequest{Selector: "x", Rank: -1}}, Globals: cmdutil.Globals{Budget: 100}},
 		{Name: "bad rank", Args: "evidence add x --rank 1000", WantErr: `--rank: evidence: rank "1000" is not a number from 0 to 999`},
 		{Name: "no selector", Args: "evidence add", WantErr: "accepts 1 arg(s), received 0"},
 		{Name: "not an assembly", Args: "evidence add x --overflow drop", WantErr: "unknown flag: --overflow"},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 )
@@ -33,7 +33,7 @@ func TestRun(t *testing.T) {
 		}
 		out.Reset()
 	}
-	step("add", addRun(t.Context(), &AddOptions{WorkspaceOptions: w, Add: ctxpack.AddRequest{Selector: "flow.sh::1,2", Rank: -1}}),
+	step("add", addRun(t.Context(), &AddOptions{WorkspaceOptions: w, Add: app.AddRequest{Selector: "flow.sh::1,2", Rank: -1}}),
 		"✓ Added evidence: ctx/evidence/100_flow_sh.evidence.md")
 	step("env", envRun(&EnvOptions{WorkspaceOptions: w}), "export EVIDENCE_COUNT=1\nexport e1=ctx/evidence/100_flow_sh.evidence.md\n")
 	step("toggle", toggleRun(&ToggleOptions{WorkspaceOptions: w, ID: "100_flow_sh", Want: evidence.Skipped}), "✓ off 100_flow_sh")

@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
@@ -29,7 +29,7 @@ func statusRun(ctx context.Context, o *PlanOptions) error {
 	return o.show(ctx, "evidence status", writeStatus)
 }
 
-func writeStatus(w io.Writer, ws *ctxpack.Workspace, res *ctxpack.EvidenceResult) error {
+func writeStatus(w io.Writer, ws *app.Workspace, res *app.EvidenceResult) error {
 	plan := res.Plan
 	fmt.Fprintf(w, "%s: %d files, budget %d tokens (%s)\n", ws.Shown, len(plan.Parts), plan.Budget, plan.Tokenizer)
 	if len(plan.Parts) == 0 {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -43,11 +43,11 @@ var experienceKind = &rowKind{
 		if err != nil {
 			return nil, nil, err
 		}
-		return experienceFields(e), ctxpack.ViewExperience(e), nil
+		return experienceFields(e), app.ViewExperience(e), nil
 	},
 	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
 		e, err := st.RemoveExperience(ctx, id)
-		return ctxpack.ViewExperience(e), err
+		return app.ViewExperience(e), err
 	},
 }
 
@@ -81,7 +81,7 @@ func NewCmdExperience(f *cmdutil.Factory) *cobra.Command {
 // experienceFields are e's fields as show prints them, named as an
 // experiences file names them; the optional texts only when they are set.
 func experienceFields(e store.Experience) []field {
-	v := ctxpack.ViewExperience(e)
+	v := app.ViewExperience(e)
 	fs := []field{{"key", v.Key}, {"domain", v.Domain}}
 	optional := func(name, value string) {
 		if value != "" {

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -201,7 +201,7 @@ func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 		return err
 	}
 	defer st.Close()
-	var views []ctxpack.ExperienceView
+	var views []app.ExperienceView
 	var text strings.Builder
 	for _, e := range es {
 		e, err := st.AddExperience(ctx, e)
@@ -213,8 +213,8 @@ func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 			}
 			return err
 		}
-		views = append(views, ctxpack.ViewExperience(e))
-		fmt.Fprintf(&text, "added %s\n", ctxpack.ItemKey("experience", e.ID))
+		views = append(views, app.ViewExperience(e))
+		fmt.Fprintf(&text, "added %s\n", app.ItemKey("experience", e.ID))
 	}
 	if o.File == "" {
 		return o.print(views[0], text.String())

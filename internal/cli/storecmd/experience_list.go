@@ -3,7 +3,7 @@ package storecmd
 import (
 	"context"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -66,11 +66,11 @@ func experienceListRun(ctx context.Context, o *ExperienceListOptions) error {
 	if err != nil {
 		return err
 	}
-	return listRows(&o.StoreOptions, es, ctxpack.ViewExperience, func(e store.Experience) []string {
+	return listRows(&o.StoreOptions, es, app.ViewExperience, func(e store.Experience) []string {
 		kind := e.Domain
 		if e.Strategy != "" {
 			kind += "|" + e.Strategy
 		}
-		return []string{ctxpack.ItemKey("experience", e.ID), kind, string(e.Outcome), string(e.Confidence), e.Goal}
+		return []string{app.ItemKey("experience", e.ID), kind, string(e.Outcome), string(e.Confidence), e.Goal}
 	}, "experiences", "'ctxpack experience add' adds them")
 }

@@ -3,7 +3,7 @@ package storecmd
 import (
 	"context"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -33,11 +33,11 @@ var memoryKind = &rowKind{
 		if err != nil {
 			return nil, nil, err
 		}
-		return memoryFields(m), ctxpack.ViewMemory(m), nil
+		return memoryFields(m), app.ViewMemory(m), nil
 	},
 	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
 		m, err := st.RemoveMemory(ctx, id)
-		return ctxpack.ViewMemory(m), err
+		return app.ViewMemory(m), err
 	},
 }
 
@@ -68,7 +68,7 @@ func NewCmdMemory(f *cmdutil.Factory) *cobra.Command {
 
 // memoryFields are m's fields as show prints them.
 func memoryFields(m store.Memory) []field {
-	v := ctxpack.ViewMemory(m)
+	v := app.ViewMemory(m)
 	return []field{
 		{"key", v.Key},
 		{"category", v.Category},

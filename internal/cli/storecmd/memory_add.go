@@ -3,7 +3,7 @@ package storecmd
 import (
 	"context"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -78,5 +78,5 @@ func memoryAddRun(ctx context.Context, o *MemoryAddOptions) error {
 	if err != nil {
 		return err
 	}
-	return o.print(ctxpack.ViewMemory(m), "added "+ctxpack.ItemKey("memory", m.ID)+"\n")
+	return o.print(app.ViewMemory(m), "added "+app.ItemKey("memory", m.ID)+"\n")
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -25,7 +25,7 @@ type rowKind struct {
 // notFound rewords the store's ErrNotFound for the row id of kind k.
 func (k *rowKind) notFound(id int64, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%s %d not found; 'ctxpack %s list' lists the %s in %s", k.name, id, k.name, k.plural, ctxpack.StorePath())
+		return fmt.Errorf("%s %d not found; 'ctxpack %s list' lists the %s in %s", k.name, id, k.name, k.plural, app.StorePath())
 	}
 	return err
 }
@@ -39,7 +39,7 @@ type ItemOptions struct {
 
 // id reads the row's id from the argument; a bad one is a usage error.
 func (o *ItemOptions) id() (int64, error) {
-	id, err := ctxpack.ParseItemID(o.kind.name, o.Arg)
+	id, err := app.ParseItemID(o.kind.name, o.Arg)
 	if err != nil {
 		return 0, cmdutil.WrapUsage(err)
 	}
@@ -99,7 +99,7 @@ func showRun(ctx context.Context, o *ItemOptions) error {
 func removeRun(ctx context.Context, o *ItemOptions) error {
 	return o.withRow("rm", false, func(st *store.Store, id int64) (any, string, error) {
 		view, err := o.kind.remove(ctx, st, id)
-		return view, "removed " + ctxpack.ItemKey(o.kind.name, id) + "\n", err
+		return view, "removed " + app.ItemKey(o.kind.name, id) + "\n", err
 	})
 }
 

@@ -13,7 +13,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 )
@@ -23,7 +23,7 @@ import (
 type StoreOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
-	Project func() (*ctxpack.Project, error) // prints the configuration's warnings
+	Project func() (*app.Project, error) // prints the configuration's warnings
 }
 
 func storeOptions(f *cmdutil.Factory) StoreOptions {

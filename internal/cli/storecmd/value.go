@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -38,11 +38,11 @@ var valueKind = &rowKind{
 		if err != nil {
 			return nil, nil, err
 		}
-		return valueFields(v), ctxpack.ViewValue(v), nil
+		return valueFields(v), app.ViewValue(v), nil
 	},
 	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
 		v, err := st.RemoveValue(ctx, id)
-		return ctxpack.ViewValue(v), err
+		return app.ViewValue(v), err
 	},
 }
 
@@ -86,7 +86,7 @@ func parseAxis(command, s string) (store.Axis, error) {
 // valueFields are v's fields as show prints them; the cluster's fields
 // only for a derived value, the experience only when it names one.
 func valueFields(v store.Value) []field {
-	view := ctxpack.ViewValue(v)
+	view := app.ViewValue(v)
 	fs := []field{{"key", view.Key}, {"axis", view.Axis}}
 	if view.Cluster != "" {
 		fs = append(fs,

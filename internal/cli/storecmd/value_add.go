@@ -3,7 +3,7 @@ package storecmd
 import (
 	"context"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -75,5 +75,5 @@ func valueAddRun(ctx context.Context, o *ValueAddOptions) error {
 	if v, err = st.AddValue(ctx, v); err != nil {
 		return err
 	}
-	return o.print(ctxpack.ViewValue(v), "added "+ctxpack.ItemKey("value", v.ID)+"\n")
+	return o.print(app.ViewValue(v), "added "+app.ItemKey("value", v.ID)+"\n")
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxpack/ctxpack"
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
@@ -72,13 +72,13 @@ func NewCmdValueDerive(f *cmdutil.Factory, runF func(*ValueDeriveOptions) error)
 // proposalView is a proposal as derive's --format json shows it: the
 // facade's view, and with --add the value that holds its text.
 type proposalView struct {
-	ctxpack.ProposalView
+	app.ProposalView
 	Value string `json:"value,omitempty"` // with --add: the value that holds the text
 	Added bool   `json:"added,omitempty"` // with --add: whether this run added it
 }
 
 func viewProposal(p store.Proposal) proposalView {
-	return proposalView{ProposalView: ctxpack.ViewProposal(p)}
+	return proposalView{ProposalView: app.ViewProposal(p)}
 }
 
 func valueDeriveRun(ctx context.Context, o *ValueDeriveOptions) error {
@@ -147,7 +147,7 @@ func (o *ValueDeriveOptions) addProposals(ctx context.Context, st *store.Store, 
 	}
 	for i, p := range props {
 		if id, ok := have[axisText{p.Axis, p.Text}]; ok {
-			views[i].Value = ctxpack.ItemKey("value", id)
+			views[i].Value = app.ItemKey("value", id)
 			fmt.Fprintf(o.IO.ErrOut, "ctxpack: %s is %s already; not added again\n", p.Cluster, views[i].Value)
 			continue
 		}
@@ -159,7 +159,7 @@ func (o *ValueDeriveOptions) addProposals(ctx context.Context, st *store.Store, 
 			return err
 		}
 		have[axisText{v.Axis, v.Text}] = v.ID
-		views[i].Value, views[i].Added = ctxpack.ItemKey("value", v.ID), true
+		views[i].Value, views[i].Added = app.ItemKey("value", v.ID), true
 		fmt.Fprintf(text, "added %s\n", views[i].Value)
 	}
 	return nil

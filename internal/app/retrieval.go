@@ -1,0 +1,172 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/collect/retrieval"
+	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
+)
+
+// Tier is one tier of retrieval mode's budget: the aiwg seed's primary,
+// supporting, reference and history context, with their shares of the
+// budget and the relevance a part needs to be placed in them.
+type Tier = retrieval.Tier
+
+// DefaultTiers are the aiwg seed's tiers: 50/30/15/5 with thresholds
+// 0.7/0.5/0.3. Parts below the last threshold go to the last tier.
+func DefaultTiers() []Tier { return retrieval.DefaultTiers() }
+
+// TierFor is the tier a relevance places a retrieved part in: the first
+// whose threshold it reaches, else the last.
+func TierFor(relevance float64, tiers []Tier) Tier { return retrieval.TierFor(relevance, tiers) }
+
+// ranked is a query's ranking with the open index it came from and the
+// files read for it.
+type ranked struct {
+	*retrieve.Ranking
+	oi       *OpenedIndex
+	texts    *retrieval.Files
+	warnings []string // the index update's and the ranking's
+}
+
+// rank opens the index, brings it up to date and ranks its chunks for
+// query with the project's retrieval options, changed by adjust when it
+// is not nil. The caller closes r.oi.
+func (p *Project) rank(ctx context.Context, query string, o IndexOptions, adjust func(*retrieve.Options)) (*ranked, error) {
+	opt, _, err := p.retrieval()
+	if err != nil {
+		return nil, err
+	}
+	oi, warnings, err := p.currentIndex(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	texts := p.rankInputs(ctx, &opt)
+	if adjust != nil {
+		adjust(&opt)
+	}
+	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
+	if err != nil {
+		oi.Close()
+		return nil, err
+	}
+	return &ranked{Ranking: r, oi: oi, texts: texts, warnings: append(warnings, r.Warnings...)}, nil
+}
+
+// rankInputs gives a ranking its access to the project: files for the
+// dependency depth (read once, through the returned Files) and git
+// commit times for the recency.
+func (p *Project) rankInputs(ctx context.Context, opt *retrieve.Options) *retrieval.Files {
+	files := retrieval.NewFiles(p.FS)
+	retrieval.Inputs(ctx, p.Root, files, opt)
+	return files
+}
+
+// Search ranks the chunks of the project's index for a free-text query
+// as retrieval mode does (without bringing in the rest of the best file),
+// and returns the k best, or with files the best chunk of each of the k
+// best files, with the options used (for the factor weights). The ranking
+// does not depend on k up to the number of chunks retrieval takes from
+// the lexical ranking and keeps after fusion; a larger k takes more.
+func (p *Project) Search(ctx context.Context, query string, k int, files bool, o IndexOptions) ([]retrieve.Chunk, retrieve.Options, []string, error) {
+	var opt retrieve.Options
+	r, err := p.rank(ctx, query, o, func(o *retrieve.Options) {
+		*o = o.WithDefaults()
+		o.Expand = -1
+		o.Lexical = max(o.Lexical, k)
+		o.Fused = max(o.Fused, k)
+		opt = *o
+	})
+	if err != nil {
+		return nil, opt, nil, err
+	}
+	defer r.oi.Close()
+	var out []retrieve.Chunk
+	if files {
+		for _, f := range r.Files {
+			out = append(out, r.Chunks[f.Best])
+		}
+	} else {
+		out = r.Chunks
+	}
+	return out[:min(k, len(out))], opt, r.warnings, nil
+}
+
+// RankFiles ranks the project's files for a free-text query through the
+// repository index (brought up to date unless o.NoUpdate), best first,
+// and returns the warnings to report. Files that do not match are absent.
+func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) ([]retrieve.File, []string, error) {
+	return p.rankFiles(ctx, query, o, nil)
+}
+
+// rankFiles is RankFiles; the dependency depth reads the files texts has
+// (those a pack has read already) from it, not from the project again.
+// It ranks without expansion: the chunks it adds, at a share of at most 1
+// of their file's relevance, change no file's relevance or place.
+func (p *Project) rankFiles(ctx context.Context, query string, o IndexOptions, texts map[string]string) ([]retrieve.File, []string, error) {
+	r, err := p.rank(ctx, query, o, func(opt *retrieve.Options) {
+		opt.Expand = -1
+		if read := opt.Read; texts != nil {
+			opt.Read = func(path string) (string, error) {
+				if t, ok := texts[path]; ok {
+					return t, nil
+				}
+				return read(path)
+			}
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.oi.Close()
+	return r.Files, r.warnings, nil
+}
+
+// Retrieve assembles the context for a free-text query (retrieval mode):
+// the index's chunks ranked for it, placed in tiers by relevance, grouped
+// by file and fitted to the budget.
+func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Result, error) {
+	if strings.TrimSpace(query) == "" {
+		return nil, fmt.Errorf("ctxpack: the query is empty")
+	}
+	o, err := p.options(req)
+	if err != nil {
+		return nil, err
+	}
+	_, tiers, err := p.retrieval()
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.rank(ctx, query, req.Index, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer r.oi.Close()
+	root, err := r.oi.StateRoot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
+	if res, ok := p.cacheGet(key); ok {
+		return res, nil
+	}
+	parts, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
+	warnings := append(append(r.warnings, p.Warnings...), warns...)
+	if len(skipped) > 0 {
+		key = "" // the files differ from the index: do not keep this answer
+	}
+	o.Dropped = skipped
+	o.Policy.Buckets = retrieval.Policy(tiers).Buckets
+	o.Mode, o.Target = "retrieval", query
+	o.StateRoot = root
+	o.Warnings = warnings
+	p.setMetadata(req, &o)
+	res, err := pack.Assemble(parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil
+}

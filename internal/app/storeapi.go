@@ -1,0 +1,321 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/ctxpack/ctxpack/internal/store"
+)
+
+// The store gateway: the project's memories, experiences and values
+// (.ctxpack/sources.db), for every front end, in the facade's types. Rows
+// come back as the views the CLI's json format and the MCP tools show.
+
+// ErrNotFound is the error of a read or a removal of a row id that no row
+// of its kind has (errors.Is).
+var ErrNotFound = errors.New("ctxpack: not found")
+
+// InputError is input the store refuses. Field names the field as the
+// YAML form of experiences spells it ("importance", "outcome.status"),
+// Msg says what is wrong and what is valid.
+type InputError struct{ Field, Msg string }
+
+func (e *InputError) Error() string { return "ctxpack: " + e.Field + ": " + e.Msg }
+
+// storeError turns the store's refusals and not-found into the facade's
+// errors; others are returned as they are.
+func storeError(err error) error {
+	var ve *store.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return &InputError{Field: ve.Field, Msg: ve.Msg}
+	case errors.Is(err, store.ErrNotFound):
+		return ErrNotFound
+	}
+	return err
+}
+
+// The store's limits and defaults, for front ends that state them.
+const (
+	MaxStoreText           = store.MaxText               // bytes of one text field
+	DefaultMinClusterSize  = store.DefaultMinClusterSize // DeriveOptions.MinSize's default
+	DefaultDeriveThreshold = store.DefaultThreshold      // DeriveOptions.Threshold's default
+)
+
+// Axes are the axes of values: full (any), strategy, surprise, root_cause.
+func Axes() []string { return names(store.Axes()) }
+
+// Outcomes are the outcomes of experiences: confirmed, falsified,
+// abandoned.
+func Outcomes() []string { return names(store.Outcomes()) }
+
+// ConfidenceTiers are the confidence tiers of experiences, surest first.
+func ConfidenceTiers() []string { return names(store.Tiers()) }
+
+func names[T ~string](list []T) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// ParseAxis checks an axis of values; "" is none.
+func ParseAxis(s string) (string, error) {
+	a, err := store.ParseAxis(s)
+	return string(a), storeError(err)
+}
+
+// ParseOutcome checks an outcome of experiences.
+func ParseOutcome(s string) (string, error) {
+	o, err := store.ParseOutcome(s)
+	return string(o), storeError(err)
+}
+
+// Store is the project's store, open. It is safe for concurrent use; Close
+// it when done.
+type Store struct{ st *store.Store }
+
+// Store opens the project's store: for reading only unless write, so
+// that reading a store that is not there finds it empty and creates
+// nothing.
+func (p *Project) Store(write bool) (*Store, error) {
+	st, err := p.OpenStore(!write)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{st}, nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.st.Close() }
+
+// MemoryInput is a memory to add. Category "" is fact; Importance nil is
+// 0.5.
+type MemoryInput struct {
+	Content, Category string
+	Importance        *float64
+}
+
+func (in MemoryInput) row() store.Memory {
+	m := store.Memory{Content: in.Content, Category: in.Category, Importance: -1}
+	if in.Importance != nil {
+		m.Importance = *in.Importance
+	}
+	return m
+}
+
+// Validate checks a memory as AddMemory would.
+func (in MemoryInput) Validate() error { return storeError(in.row().Validate()) }
+
+// Memories lists the memories, of one category unless category is "".
+func (s *Store) Memories(ctx context.Context, category string) ([]MemoryView, error) {
+	rows, err := s.st.Memories(ctx, category)
+	return viewAll(rows, ViewMemory), storeError(err)
+}
+
+// Memory reads one memory.
+func (s *Store) Memory(ctx context.Context, id int64) (MemoryView, error) {
+	m, err := s.st.Memory(ctx, id)
+	return ViewMemory(m), storeError(err)
+}
+
+// AddMemory adds a memory and returns it as stored.
+func (s *Store) AddMemory(ctx context.Context, in MemoryInput) (MemoryView, error) {
+	m, err := s.st.AddMemory(ctx, in.row())
+	return ViewMemory(m), storeError(err)
+}
+
+// RemoveMemory removes a memory and returns it as it was.
+func (s *Store) RemoveMemory(ctx context.Context, id int64) (MemoryView, error) {
+	m, err := s.st.RemoveMemory(ctx, id)
+	return ViewMemory(m), storeError(err)
+}
+
+// ExperienceInput is an experience to add: goal, hypothesis, action,
+// prediction and outcome, with what was learned (store.Experience's
+// fields, as text).
+type ExperienceInput struct {
+	Domain, Strategy                        string
+	Goal, Hypothesis, Action, Prediction    string
+	Outcome, Result                         string
+	Surprise, RootCause, Lesson, Confidence string
+	Iterations                              int
+}
+
+func (in ExperienceInput) row() store.Experience {
+	return store.Experience{
+		Domain: in.Domain, Strategy: in.Strategy, Goal: in.Goal, Hypothesis: in.Hypothesis, Action: in.Action,
+		Prediction: in.Prediction, Outcome: store.Outcome(in.Outcome), Result: in.Result,
+		Surprise: in.Surprise, RootCause: in.RootCause, Lesson: in.Lesson,
+		Confidence: store.Tier(in.Confidence), Iterations: in.Iterations,
+	}
+}
+
+func experienceInput(e store.Experience) ExperienceInput {
+	return ExperienceInput{
+		Domain: e.Domain, Strategy: e.Strategy, Goal: e.Goal, Hypothesis: e.Hypothesis, Action: e.Action,
+		Prediction: e.Prediction, Outcome: string(e.Outcome), Result: e.Result,
+		Surprise: e.Surprise, RootCause: e.RootCause, Lesson: e.Lesson,
+		Confidence: string(e.Confidence), Iterations: e.Iterations,
+	}
+}
+
+// Validate checks an experience as AddExperience would.
+func (in ExperienceInput) Validate() error { return storeError(in.row().Validate()) }
+
+// ParseExperiences reads experiences from YAML: one mapping or a list of
+// them, keys in snake case (see store.ParseExperiences); errors name the
+// file name and the line.
+func ParseExperiences(name string, data []byte) ([]ExperienceInput, error) {
+	es, err := store.ParseExperiences(name, data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ExperienceInput, len(es))
+	for i, e := range es {
+		out[i] = experienceInput(e)
+	}
+	return out, nil
+}
+
+// ExperienceFilter selects experiences: each field that is not empty must
+// match.
+type ExperienceFilter struct{ Domain, Strategy, Outcome string }
+
+// Experiences lists the experiences f selects.
+func (s *Store) Experiences(ctx context.Context, f ExperienceFilter) ([]ExperienceView, error) {
+	rows, err := s.st.Experiences(ctx, store.ExperienceFilter{Domain: f.Domain, Strategy: f.Strategy, Outcome: store.Outcome(f.Outcome)})
+	return viewAll(rows, ViewExperience), storeError(err)
+}
+
+// Experience reads one experience.
+func (s *Store) Experience(ctx context.Context, id int64) (ExperienceView, error) {
+	e, err := s.st.Experience(ctx, id)
+	return ViewExperience(e), storeError(err)
+}
+
+// AddExperience adds an experience and returns it as stored.
+func (s *Store) AddExperience(ctx context.Context, in ExperienceInput) (ExperienceView, error) {
+	e, err := s.st.AddExperience(ctx, in.row())
+	return ViewExperience(e), storeError(err)
+}
+
+// RemoveExperience removes an experience and returns it as it was.
+func (s *Store) RemoveExperience(ctx context.Context, id int64) (ExperienceView, error) {
+	e, err := s.st.RemoveExperience(ctx, id)
+	return ViewExperience(e), storeError(err)
+}
+
+// ValueInput is a value written by hand.
+type ValueInput struct {
+	Text, Axis string
+	Tags       []string
+}
+
+func (in ValueInput) row() store.Value {
+	return store.Value{Text: in.Text, Axis: store.Axis(in.Axis), Tags: in.Tags}
+}
+
+// Validate checks a value as AddValue would.
+func (in ValueInput) Validate() error { return storeError(in.row().Validate()) }
+
+// Values lists the values, of one axis unless axis is "".
+func (s *Store) Values(ctx context.Context, axis string) ([]ValueView, error) {
+	rows, err := s.st.Values(ctx, store.Axis(axis))
+	return viewAll(rows, ViewValue), storeError(err)
+}
+
+// Value reads one value.
+func (s *Store) Value(ctx context.Context, id int64) (ValueView, error) {
+	v, err := s.st.Value(ctx, id)
+	return ViewValue(v), storeError(err)
+}
+
+// AddValue adds a value and returns it as stored.
+func (s *Store) AddValue(ctx context.Context, in ValueInput) (ValueView, error) {
+	v, err := s.st.AddValue(ctx, in.row())
+	return ViewValue(v), storeError(err)
+}
+
+// RemoveValue removes a value and returns it as it was.
+func (s *Store) RemoveValue(ctx context.Context, id int64) (ValueView, error) {
+	v, err := s.st.RemoveValue(ctx, id)
+	return ViewValue(v), storeError(err)
+}
+
+// DeriveOptions say how to derive values from experiences: the axis to
+// cluster on ("" for every axis), the fewest experiences a cluster needs
+// (0: DefaultMinClusterSize) and the least similarity at which two
+// clusters merge (0: DefaultDeriveThreshold).
+type DeriveOptions struct {
+	Axis      string
+	MinSize   int
+	Threshold float64
+}
+
+// Derived is a value derive proposes, and what adding it did.
+type Derived struct {
+	ProposalView
+	// Value is the key of the value that holds the proposal: the one added,
+	// or the one that had its text on its axis already.
+	Value string `json:"value,omitempty"`
+	// Added says that the value was added now.
+	Added bool `json:"added,omitempty"`
+}
+
+// DeriveValues proposes values from clusters of experiences with a
+// lesson; with add, it stores each proposal as a value unless a value on
+// its axis has its text already. On an error while adding, the proposals
+// before it keep what was added.
+func (s *Store) DeriveValues(ctx context.Context, o DeriveOptions, add bool) ([]Derived, error) {
+	props, err := s.st.DeriveValues(ctx, store.DeriveOptions{Axis: store.Axis(o.Axis), MinClusterSize: o.MinSize, Threshold: o.Threshold})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	out := make([]Derived, len(props))
+	for i, p := range props {
+		out[i].ProposalView = ViewProposal(p)
+	}
+	if !add {
+		return out, nil
+	}
+	existing, err := s.st.Values(ctx, "")
+	if err != nil {
+		return out, err
+	}
+	type axisText struct {
+		axis store.Axis
+		text string
+	}
+	have := map[axisText]int64{}
+	for _, v := range slices.Backward(existing) { // the first of equal values wins
+		have[axisText{v.Axis, v.Text}] = v.ID
+	}
+	for i, p := range props {
+		if id, ok := have[axisText{p.Axis, p.Text}]; ok {
+			out[i].Value = ItemKey("value", id)
+			continue
+		}
+		v, err := s.st.AddValue(ctx, store.Value{
+			Text: p.Text, Axis: p.Axis, Cluster: p.Cluster, ClusterSize: p.Size,
+			Similarity: p.Similarity, Experience: p.Experience, Tags: p.Tags,
+		})
+		if err != nil {
+			return out[:i], storeError(err)
+		}
+		have[axisText{v.Axis, v.Text}] = v.ID
+		out[i].Value, out[i].Added = ItemKey("value", v.ID), true
+	}
+	return out, nil
+}
+
+// viewAll maps rows to their views, never nil.
+func viewAll[T, V any](rows []T, view func(T) V) []V {
+	out := make([]V, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, view(r))
+	}
+	return out
+}

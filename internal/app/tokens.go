@@ -1,0 +1,191 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
+	"golang.org/x/sync/errgroup"
+)
+
+// TokensMaxFileBytes is the size above which counting skips a file: it
+// measures, so its limit is far above the assembly default.
+const TokensMaxFileBytes = 256 << 20
+
+// TokenFile is one file to count.
+type TokenFile struct {
+	FS    fs.FS  // the files
+	Path  string // slash path in FS
+	Shown string // the path as reported
+}
+
+// TokenFiles lists the files that paths name, each a file or a folder
+// relative to base (or absolute), for CountFiles: a file as itself, a
+// folder as every file under it (hidden ones too, up to
+// TokensMaxFileBytes), each shown under the argument that named it.
+// skipped are the warnings of the files a walk passed over. Paths need
+// not be in a project.
+func TokenFiles(base string, paths []string) (files []TokenFile, skipped []string, err error) {
+	for _, arg := range paths {
+		abs := arg
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, arg)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("tokens: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: arg})
+			continue
+		}
+		dir := os.DirFS(abs)
+		walked, skips, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: TokensMaxFileBytes, IncludeHidden: true})
+		if err != nil {
+			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
+		}
+		for _, s := range skips {
+			skipped = append(skipped, fmt.Sprintf("skipped %s: %s", joinShown(arg, s.Path), s.Reason))
+		}
+		for _, f := range walked {
+			files = append(files, TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
+		}
+	}
+	return files, skipped, nil
+}
+
+// joinShown shows a walked file under the argument it was found from.
+func joinShown(arg, rel string) string {
+	if arg == "." || arg == "./" {
+		return rel
+	}
+	return strings.TrimSuffix(arg, "/") + "/" + rel
+}
+
+// CountFiles counts the tokens of each file in parallel with the
+// tokenizer named (the default when ""): counts[i] is the count of
+// files[i], or errs[i] says why it could not be read. progress, when set,
+// is called with the number done so far, from one goroutine at a time.
+// Cancelling ctx leaves the files not yet counted with its error. An
+// unknown tokenizer is err.
+func CountFiles(ctx context.Context, tokenizerName string, files []TokenFile, progress func(done int)) (counts []int, errs []error, err error) {
+	tok, err := tokenizer.Get(cmp.Or(tokenizerName, tokenizer.Default))
+	if err != nil {
+		return nil, nil, err
+	}
+	counts, errs = countFiles(ctx, tok, files, progress)
+	return counts, errs, nil
+}
+
+func countFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile, progress func(done int)) (counts []int, errs []error) {
+	counts = make([]int, len(files))
+	errs = make([]error, len(files))
+	var mu sync.Mutex
+	done := 0
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range files {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				errs[i] = err
+			} else if text, _, err := project.ReadText(files[i].FS, files[i].Path); err != nil {
+				errs[i] = err
+			} else {
+				counts[i] = tok.Count(text)
+			}
+			mu.Lock()
+			done++
+			if progress != nil {
+				progress(done)
+			}
+			mu.Unlock()
+			return nil
+		})
+	}
+	g.Wait()
+	return counts, errs
+}
+
+// TokenCount is the token count of one file.
+type TokenCount struct {
+	Path   string `json:"path"`
+	Tokens int    `json:"tokens"`
+}
+
+// TokenSkip is a file that was not counted, and why.
+type TokenSkip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// TokenReport is the token count of files of the project.
+type TokenReport struct {
+	Tokenizer string       `json:"tokenizer"`
+	Files     []TokenCount `json:"files"`
+	Total     int          `json:"total"`
+	Skipped   []TokenSkip  `json:"skipped"`
+}
+
+// Tokens counts the tokens of the files of the project under paths
+// (relative to the project's working directory; a path that leaves the
+// root, also through a symlink, is refused), directories walked as pack
+// walks them but with hidden files, in path order. Binary, oversized and
+// unreadable files are skipped with a reason.
+func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName string) (*TokenReport, error) {
+	tok, err := p.Tokenizer(tokenizerName)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("ctxpack: tokens: no paths")
+	}
+	rep := &TokenReport{Tokenizer: tok.Name(), Files: []TokenCount{}, Skipped: []TokenSkip{}}
+	var files []TokenFile
+	for _, a := range paths {
+		rel, err := project.Resolve(p.Root, p.Dir, a)
+		if err != nil {
+			return nil, err
+		}
+		st, err := fs.Stat(p.FS, rel)
+		if err != nil {
+			return nil, fmt.Errorf("ctxpack: tokens: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, TokenFile{FS: p.FS, Path: rel, Shown: rel})
+			continue
+		}
+		o := p.Config.Walk.Options()
+		o.MaxFileBytes, o.IncludeHidden = TokensMaxFileBytes, true
+		walked, skipped, err := project.Walk(p.FS, []string{rel}, o)
+		if err != nil {
+			return nil, fmt.Errorf("ctxpack: tokens: %s: %w", a, err)
+		}
+		for _, s := range skipped {
+			rep.Skipped = append(rep.Skipped, TokenSkip{Path: s.Path, Reason: s.Reason})
+		}
+		for _, f := range walked {
+			files = append(files, TokenFile{FS: p.FS, Path: f.Path, Shown: f.Path})
+		}
+	}
+	counts, errs := countFiles(ctx, tok, files, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("ctxpack: tokens: %w", err)
+	}
+	for i, f := range files {
+		if errs[i] != nil {
+			rep.Skipped = append(rep.Skipped, TokenSkip{Path: f.Shown, Reason: errs[i].Error()})
+			continue
+		}
+		rep.Files = append(rep.Files, TokenCount{Path: f.Shown, Tokens: counts[i]})
+		rep.Total += counts[i]
+	}
+	return rep, nil
+}
