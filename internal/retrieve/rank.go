@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"path"
 	"slices"
 	"strings"
@@ -312,9 +311,9 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 }
 
 // recency is the recency factor of a file last changed at t: 0.5^(days
-// older than newest / decayDays).
+// older than newest / decayDays), rank.HalfLife.
 func recency(t, newest int64, decayDays float64) float64 {
-	return math.Pow(0.5, float64(newest-t)/86400/decayDays)
+	return rank.HalfLife(newest-t, decayDays)
 }
 
 // dependencyDepth adds the dependency_depth factor to every chunk (see
