@@ -177,7 +177,6 @@ func TestArchitecture(t *testing.T) {
 var frontEndImports = map[string]map[string]string{
 	"internal/cli": {
 		"internal/mcpserver": "ctxpack serve runs the MCP server",
-		"internal/store":     "the memory, experience and value commands work on the store directly",
 	},
 	"internal/mcpserver": {},
 }
