@@ -178,8 +178,6 @@ var frontEndImports = map[string]map[string]string{
 	"internal/cli": {
 		"internal/app":       "the facade",
 		"internal/mcpserver": "ctxpack serve runs the MCP server",
-		"internal/evidence":  "the evidence commands parse selectors, ranks and roles themselves",
-		"internal/store":     "the memory, experience and value commands work on the store directly",
 	},
 	"internal/mcpserver": {
 		"internal/app": "the facade",

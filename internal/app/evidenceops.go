@@ -18,6 +18,36 @@ const MaxEvidenceRank = evidence.MaxRank
 // system, user, evidence.
 func EvidenceRoles() []string { return names(evidence.Roles()) }
 
+// EvidenceRole is the role of evidence files (code, documentation,
+// relevant files), as EvidenceEntry.Role shows it.
+const EvidenceRole = string(evidence.Evidence)
+
+// The states of workspace files, as EvidenceEntry.State shows them.
+const (
+	EvidenceActive  = string(evidence.Active)  // name.md: assembled
+	EvidenceSkipped = string(evidence.Skipped) // name.md.skip: left out
+	EvidenceLinked  = string(evidence.Linked)  // name.link: read afresh at each assembly, always active
+)
+
+// ParseEvidenceRank parses a rank as the commands take it: 0 to
+// MaxEvidenceRank, with or without leading zeros.
+func ParseEvidenceRank(s string) (int, error) { return evidence.ParseRank(s) }
+
+// CheckEvidenceRole checks a role: one of EvidenceRoles.
+func CheckEvidenceRole(s string) error {
+	_, err := evidence.ParseRole(s)
+	return err
+}
+
+// ValidEvidenceKind reports whether s can be the kind of a workspace
+// file, in its name: 1 to 64 of A-Z a-z 0-9 _ -.
+func ValidEvidenceKind(s string) bool { return evidence.ValidKind(s) }
+
+// EvidenceSourceFile is the project file a plan part's Source names (a
+// file:// URI), and false for a source that is not a project file (text
+// given on standard input).
+func EvidenceSourceFile(source string) (string, bool) { return evidence.FilePath(source) }
+
 // RankTakenError is a rank another file of the workspace has.
 type RankTakenError = evidence.RankTakenError
 
@@ -45,11 +75,10 @@ type EvidenceToggled struct {
 	Note  string
 }
 
-// EvidenceRenamed is a file given another rank: its path before, and it
-// as it is now.
+// EvidenceRenamed is a file given another rank: From as it was, Entry as
+// it is now.
 type EvidenceRenamed struct {
-	From  string
-	Entry EvidenceEntry
+	From, Entry EvidenceEntry
 }
 
 // EvidenceEntries lists the workspace's files in assembly order, with a
@@ -70,7 +99,8 @@ func (p *Project) EvidenceEntries(ws *Workspace) ([]EvidenceEntry, []string, err
 // ("off"), or flips one (""): target is a rank range ("300-399", which
 // needs a state), or a file name, an id or a rank. Links are always
 // active: one named alone is an error, links in a range are left with a
-// note, as are files already in the state asked for.
+// note, as are files already in the state asked for. On an error while
+// renaming, it returns the files reached before it.
 func (p *Project) ToggleEvidence(ws *Workspace, target, state string) ([]EvidenceToggled, []string, error) {
 	want, ok := map[string]evidence.State{"on": evidence.Active, "off": evidence.Skipped, "": ""}[state]
 	if !ok {
@@ -81,14 +111,11 @@ func (p *Project) ToggleEvidence(ws *Workspace, target, state string) ([]Evidenc
 		return nil, nil, err
 	}
 	toggled, err := ws.Toggle(entries, target, want)
-	if err != nil {
-		return nil, warnings, err
-	}
 	out := make([]EvidenceToggled, len(toggled))
 	for i, t := range toggled {
 		out[i] = EvidenceToggled{Entry: ViewEntry(ws, t.To), Note: t.Note}
 	}
-	return out, warnings, nil
+	return out, warnings, err
 }
 
 // RankEvidence gives the file id names another rank, which must be free.
@@ -105,7 +132,7 @@ func (p *Project) RankEvidence(ws *Workspace, id string, rank int) (EvidenceRena
 	if err != nil {
 		return EvidenceRenamed{}, warnings, err
 	}
-	return EvidenceRenamed{From: ws.ShownPath(e), Entry: ViewEntry(ws, ne)}, warnings, nil
+	return EvidenceRenamed{From: ViewEntry(ws, e), Entry: ViewEntry(ws, ne)}, warnings, nil
 }
 
 // RebaseEvidence renumbers the files ten ranks apart (closer when a band
@@ -121,7 +148,7 @@ func (p *Project) RebaseEvidence(ws *Workspace) ([]EvidenceRenamed, []string, er
 	}
 	out := make([]EvidenceRenamed, len(renamed))
 	for i, r := range renamed {
-		out[i] = EvidenceRenamed{From: ws.ShownPath(r.From), Entry: ViewEntry(ws, r.To)}
+		out[i] = EvidenceRenamed{From: ViewEntry(ws, r.From), Entry: ViewEntry(ws, r.To)}
 	}
 	return out, warnings, nil
 }

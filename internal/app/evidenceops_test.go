@@ -61,7 +61,7 @@ func TestEvidenceOps(t *testing.T) {
 	}
 
 	moved, _, err := p.RankEvidence(ws, "110_b_go", 500)
-	if err != nil || moved.Entry.Rank != "500" || moved.From != "ctx/evidence/110_b_go.evidence.md" {
+	if err != nil || moved.Entry.Rank != "500" || moved.From.Path != "ctx/evidence/110_b_go.evidence.md" || moved.From.ID != "110_b_go" {
 		t.Fatalf("rank: %+v, %v", moved, err)
 	}
 	var taken *RankTakenError
@@ -94,5 +94,40 @@ func TestEvidenceOps(t *testing.T) {
 	}
 	if !slices.Equal(EvidenceRoles(), []string{"system", "user", "evidence"}) || MaxEvidenceRank != 999 {
 		t.Errorf("roles %v, max rank %d", EvidenceRoles(), MaxEvidenceRank)
+	}
+}
+
+// TestEvidenceNames checks what the front ends parse and compare of
+// workspace files: ranks, roles, kinds, states and sources.
+func TestEvidenceNames(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "050": 50, "999": 999} {
+		if n, err := ParseEvidenceRank(s); n != want || err != nil {
+			t.Errorf("ParseEvidenceRank(%q) = %d, %v", s, n, err)
+		}
+	}
+	for _, s := range []string{"", "1000", "-1", "x"} {
+		if _, err := ParseEvidenceRank(s); err == nil {
+			t.Errorf("ParseEvidenceRank(%q): no error", s)
+		}
+	}
+	for _, r := range EvidenceRoles() {
+		if err := CheckEvidenceRole(r); err != nil {
+			t.Error(err)
+		}
+	}
+	if err := CheckEvidenceRole("assistant"); err == nil || !slices.Contains(EvidenceRoles(), EvidenceRole) {
+		t.Errorf("role assistant: %v; evidence role %q", err, EvidenceRole)
+	}
+	if !ValidEvidenceKind("flow_sh-2") || ValidEvidenceKind("flow.sh") || ValidEvidenceKind("") {
+		t.Error("ValidEvidenceKind took a bad kind or refused a good one")
+	}
+	if p, ok := EvidenceSourceFile("file://core/a%20b.sh"); p != "core/a b.sh" || !ok {
+		t.Errorf("EvidenceSourceFile of a file: %q, %v", p, ok)
+	}
+	if _, ok := EvidenceSourceFile("stdin:"); ok {
+		t.Error("EvidenceSourceFile of stdin: took it as a file")
+	}
+	if EvidenceActive != StatusActive || EvidenceSkipped != StatusSkipped || EvidenceLinked != StatusLinked {
+		t.Error("a workspace file's state is not its plan status")
 	}
 }

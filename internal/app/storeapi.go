@@ -166,8 +166,8 @@ func experienceInput(e store.Experience) ExperienceInput {
 func (in ExperienceInput) Validate() error { return storeError(in.row().Validate()) }
 
 // ParseExperiences reads experiences from YAML: one mapping or a list of
-// them, keys in snake case (see store.ParseExperiences); errors name the
-// file name and the line.
+// them, keys in snake case (see store.ParseExperiences), each checked as
+// AddExperience would. A fault is an *ExperienceFileError.
 func ParseExperiences(name string, data []byte) ([]ExperienceInput, error) {
 	es, err := store.ParseExperiences(name, data)
 	if err != nil {
@@ -179,6 +179,11 @@ func ParseExperiences(name string, data []byte) ([]ExperienceInput, error) {
 	}
 	return out, nil
 }
+
+// ExperienceFileError is a fault of the YAML ParseExperiences reads:
+// Name is the file name it was given, Line the line (0 for a fault of the
+// whole file) and Msg what is wrong. Its text starts "store: ".
+type ExperienceFileError = store.ParseError
 
 // ExperienceFilter selects experiences: each field that is not empty must
 // match.

@@ -73,6 +73,10 @@ func TestStoreGateway(t *testing.T) {
 	if _, err := ParseExperiences("bad.yaml", []byte("domain: [")); err == nil {
 		t.Error("ParseExperiences of bad YAML: no error")
 	}
+	var fe *ExperienceFileError
+	if _, err := ParseExperiences("x.yaml", []byte("- domain: debugging\n  goal: g\n")); !errors.As(err, &fe) || fe.Name != "x.yaml" || fe.Line != 1 {
+		t.Errorf("ParseExperiences of an incomplete experience: %v, want an *ExperienceFileError on x.yaml:1", err)
+	}
 	for _, e := range es {
 		if err := e.Validate(); err != nil {
 			t.Fatal(err)

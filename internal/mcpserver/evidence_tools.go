@@ -417,7 +417,7 @@ func (s *Server) evidenceRank(_ context.Context, _ *mcp.CallToolRequest, in Evid
 	if err != nil {
 		return nil, EvidenceRankOut{}, s.evidenceError(err)
 	}
-	return nil, EvidenceRankOut{EvidenceMoved{r.From, r.Entry}, orEmpty(warnings)}, nil
+	return nil, EvidenceRankOut{EvidenceMoved{r.From.Path, r.Entry}, orEmpty(warnings)}, nil
 }
 
 func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in WorkspaceIn) (*mcp.CallToolResult, EvidenceRebaseOut, error) {
@@ -433,7 +433,7 @@ func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in Wo
 	}
 	out := EvidenceRebaseOut{Renamed: []EvidenceMoved{}, Warnings: orEmpty(warnings)}
 	for _, r := range renamed {
-		out.Renamed = append(out.Renamed, EvidenceMoved{r.From, r.Entry})
+		out.Renamed = append(out.Renamed, EvidenceMoved{r.From.Path, r.Entry})
 	}
 	return nil, out, nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +50,7 @@ active file, and its share of the budget.`,
 			o.Add.Selector = args[0]
 			o.Add.Rank = -1
 			if cmd.Flags().Changed("rank") {
-				r, err := evidence.ParseRank(rank)
+				r, err := app.ParseEvidenceRank(rank)
 				if err != nil {
 					return cmdutil.Usagef("--rank: %w", err)
 				}
@@ -73,11 +72,11 @@ active file, and its share of the budget.`,
 func addRun(ctx context.Context, o *AddOptions) error {
 	ar := o.Add
 	if ar.Role != "" {
-		if _, err := evidence.ParseRole(ar.Role); err != nil {
+		if err := app.CheckEvidenceRole(ar.Role); err != nil {
 			return cmdutil.Usagef("--role: %w", err)
 		}
 	}
-	if ar.Kind != "" && !evidence.ValidKind(ar.Kind) {
+	if ar.Kind != "" && !app.ValidEvidenceKind(ar.Kind) {
 		return cmdutil.Usagef("--kind %q must be 1 to 64 of A-Z a-z 0-9 _ -", ar.Kind)
 	}
 	if ar.Selector == "-" {
@@ -86,7 +85,7 @@ func addRun(ctx context.Context, o *AddOptions) error {
 			return err
 		}
 		ar.Text = text
-	} else if _, err := evidence.ParseSelector(ar.Selector); err != nil {
+	} else if err := app.CheckSelector(ar.Selector); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
 	req, err := request(o.Globals, "", "")
@@ -103,18 +102,19 @@ func addRun(ctx context.Context, o *AddOptions) error {
 	}
 	o.IO.WarnAll(a.Warnings)
 	plan := a.Total.Plan
+	e := app.ViewEntry(ws, a.Entry)
 	if o.Globals.JSON() {
 		return cmdutil.WriteJSON(o.IO.Out, map[string]any{
-			"added": a.Path, "rank": evidence.RankString(a.Entry.Rank), "kind": a.Entry.Kind, "role": a.Entry.Role,
-			"state": a.Entry.State, "bytes": a.Bytes, "tokens": a.Tokens,
+			"added": a.Path, "rank": e.Rank, "kind": e.Kind, "role": e.Role,
+			"state": e.State, "bytes": a.Bytes, "tokens": a.Tokens,
 			"total_bytes": plan.TotalBytes, "total_tokens": plan.TotalTokens, "budget": plan.Budget,
 		})
 	}
 	what := "evidence"
-	if a.Entry.Role != evidence.Evidence {
-		what = string(a.Entry.Role) + " file"
+	if e.Role != app.EvidenceRole {
+		what = e.Role + " file"
 	}
-	if a.Entry.State == evidence.Linked {
+	if e.State == app.EvidenceLinked {
 		what = "link"
 	}
 	fmt.Fprintf(o.IO.Out, "✓ Added %s: %s\n", what, a.Path)

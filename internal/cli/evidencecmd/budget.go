@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
@@ -51,8 +50,8 @@ func writeBudget(w io.Writer, _ *app.Workspace, res *app.EvidenceResult) error {
 	}
 	fmt.Fprintf(w, "Budget: %d tokens (%s)\n", plan.Budget, plan.Tokenizer)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, r := range evidence.Roles() {
-		fmt.Fprintf(tw, "  %s\t%d\t  (%d files)\t\n", r, byRole[string(r)], files[string(r)])
+	for _, r := range app.EvidenceRoles() {
+		fmt.Fprintf(tw, "  %s\t%d\t  (%d files)\t\n", r, byRole[r], files[r])
 	}
 	fmt.Fprintf(tw, "  header\t%d\t\t\n", plan.TotalTokens-parts) // the mdctx version line: section headings count with their parts
 	fmt.Fprintf(tw, "  total\t%d\t  (%s)\t\n", plan.TotalTokens, sharePercent(plan.TotalTokens, plan.Budget))

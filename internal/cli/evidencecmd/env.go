@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
@@ -42,10 +42,15 @@ FLOW_DIR, the folder that holds the workspace and build/.`,
 }
 
 func envRun(o *EnvOptions) error {
-	ws, entries, err := o.list()
+	p, ws, err := o.open(true)
 	if err != nil {
 		return err
 	}
+	entries, warnings, err := p.EvidenceEntries(ws)
+	if err != nil {
+		return err
+	}
+	o.IO.WarnAll(warnings)
 	base, err := o.Globals.Base()
 	if err != nil {
 		return err
@@ -62,11 +67,11 @@ func envRun(o *EnvOptions) error {
 	var lines []string
 	n := 0
 	for _, e := range entries {
-		if e.Role != evidence.Evidence || e.State == evidence.Skipped {
+		if e.Role != app.EvidenceRole || e.State == app.EvidenceSkipped {
 			continue
 		}
 		n++
-		lines = append(lines, fmt.Sprintf("export e%d=%s", n, shellQuote(shown(filepath.Join(ws.Dir, filepath.FromSlash(e.Rel))))))
+		lines = append(lines, fmt.Sprintf("export e%d=%s", n, shellQuote(shown(filepath.Join(ws.Root, filepath.FromSlash(e.Path))))))
 	}
 	fmt.Fprintf(o.IO.Out, "export FLOW_DIR=%s\n", shellQuote(shown(filepath.Dir(ws.Dir))))
 	fmt.Fprintf(o.IO.Out, "export EVIDENCE_COUNT=%d\n", n)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -117,26 +116,11 @@ func (o *WorkspaceOptions) open(exists bool) (*app.Project, *app.Workspace, erro
 	return p, ws, nil
 }
 
-// list opens the workspace, which must exist, and lists its files,
-// printing the warnings the listing gave.
-func (o *WorkspaceOptions) list() (*app.Workspace, []evidence.Entry, error) {
-	_, ws, err := o.open(true)
-	if err != nil {
-		return nil, nil, err
-	}
-	entries, warnings, err := ws.List()
-	if err != nil {
-		return nil, nil, err
-	}
-	o.IO.WarnAll(warnings)
-	return ws, entries, nil
-}
-
 // advice adds the commands' advice to the errors the workspace leaves it
 // to front ends to advise on.
 func advice(err error) error {
-	var taken *evidence.RankTakenError
-	var link *evidence.LinkActiveError
+	var taken *app.RankTakenError
+	var link *app.LinkActiveError
 	switch {
 	case errors.As(err, &taken):
 		return fmt.Errorf("%w (give another --rank, or run ctxpack evidence rebase)", err)

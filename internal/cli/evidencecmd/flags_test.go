@@ -7,8 +7,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/clitest"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
-	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +24,7 @@ func ws(dir string) WorkspaceOptions { return WorkspaceOptions{Dir: dir} }
 
 var (
 	ctxDir       = ws(app.DefaultWorkspace)
-	defaultIndex = cmdutil.IndexFlags{Wait: index.DefaultLockTimeout}
+	defaultIndex = cmdutil.IndexFlags{Wait: app.DefaultIndexWait}
 )
 
 func TestNewCmdAdd(t *testing.T) {
@@ -49,8 +47,8 @@ func TestNewCmdAdd(t *testing.T) {
 func TestNewCmdToggle(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[ToggleOptions]{
 		{Name: "flip", Args: "evidence toggle 200_test_flow_sh", Want: ToggleOptions{WorkspaceOptions: ctxDir, ID: "200_test_flow_sh"}},
-		{Name: "off", Args: "evidence toggle off 300-399", Want: ToggleOptions{WorkspaceOptions: ctxDir, ID: "300-399", Want: evidence.Skipped}},
-		{Name: "on", Args: "evidence toggle on 300_example --ctx c", Want: ToggleOptions{WorkspaceOptions: ws("c"), ID: "300_example", Want: evidence.Active}},
+		{Name: "off", Args: "evidence toggle off 300-399", Want: ToggleOptions{WorkspaceOptions: ctxDir, ID: "300-399", Want: "off"}},
+		{Name: "on", Args: "evidence toggle on 300_example --ctx c", Want: ToggleOptions{WorkspaceOptions: ws("c"), ID: "300_example", Want: "on"}},
 		{Name: "neither on nor off", Args: "evidence toggle maybe x", WantErr: `evidence toggle: the first of two arguments is on or off (got "maybe")`},
 		{Name: "three", Args: "evidence toggle on a b", WantErr: "accepts between 1 and 2 arg(s), received 3"},
 		{Name: "none", Args: "evidence toggle", WantErr: "accepts between 1 and 2 arg(s), received 0"},

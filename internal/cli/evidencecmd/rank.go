@@ -3,8 +3,8 @@ package evidencecmd
 import (
 	"fmt"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +29,7 @@ free; 'evidence rebase' renumbers every file.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.readDir(cmd)
 			o.ID = args[0]
-			rank, err := evidence.ParseRank(args[1])
+			rank, err := app.ParseEvidenceRank(args[1])
 			if err != nil {
 				return cmdutil.WrapUsage(err)
 			}
@@ -43,18 +43,15 @@ free; 'evidence rebase' renumbers every file.`,
 }
 
 func rankRun(o *RankOptions) error {
-	ws, entries, err := o.list()
+	p, ws, err := o.open(true)
 	if err != nil {
 		return err
 	}
-	e, err := evidence.Find(entries, o.ID)
-	if err != nil {
-		return err
-	}
-	ne, err := ws.SetRank(entries, e, o.Rank)
+	r, warnings, err := p.RankEvidence(ws, o.ID, o.Rank)
+	o.IO.WarnAll(warnings)
 	if err != nil {
 		return advice(err)
 	}
-	fmt.Fprintf(o.IO.Out, "✓ %s is now %s (%s)\n", e.ID(), ne.ID(), ws.ShownPath(ne))
+	fmt.Fprintf(o.IO.Out, "✓ %s is now %s (%s)\n", r.From.ID, r.Entry.ID, r.Entry.Path)
 	return nil
 }

@@ -34,11 +34,12 @@ the ranks are so already.`,
 }
 
 func rebaseRun(o *RebaseOptions) error {
-	ws, entries, err := o.list()
+	p, ws, err := o.open(true)
 	if err != nil {
 		return err
 	}
-	renamed, err := ws.Rebase(entries)
+	renamed, warnings, err := p.RebaseEvidence(ws)
+	o.IO.WarnAll(warnings)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func rebaseRun(o *RebaseOptions) error {
 		return nil
 	}
 	for _, r := range renamed {
-		fmt.Fprintf(o.IO.Out, "  %s -> %s\n", r.From.ID(), r.To.ID())
+		fmt.Fprintf(o.IO.Out, "  %s -> %s\n", r.From.ID, r.Entry.ID)
 	}
 	fmt.Fprintf(o.IO.Out, "✓ renumbered %d files\n", len(renamed))
 	return nil

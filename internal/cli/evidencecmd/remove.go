@@ -33,13 +33,14 @@ func NewCmdRemove(f *cmdutil.Factory, runF func(*RemoveOptions) error) *cobra.Co
 }
 
 func removeRun(o *RemoveOptions) error {
-	ws, entries, err := o.list()
+	p, ws, err := o.open(true)
 	if err != nil {
 		return err
 	}
-	removed, err := ws.Remove(entries, o.IDs)
+	removed, warnings, err := p.RemoveEvidence(ws, o.IDs)
+	o.IO.WarnAll(warnings)
 	for _, e := range removed {
-		fmt.Fprintf(o.IO.Out, "✓ removed %s\n", ws.ShownPath(e))
+		fmt.Fprintf(o.IO.Out, "✓ removed %s\n", e.Path)
 	}
 	return err
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 )
 
 // TestRun calls the run functions with Options made by hand, as a test
@@ -36,6 +35,6 @@ func TestRun(t *testing.T) {
 	step("add", addRun(t.Context(), &AddOptions{WorkspaceOptions: w, Add: app.AddRequest{Selector: "flow.sh::1,2", Rank: -1}}),
 		"✓ Added evidence: ctx/evidence/100_flow_sh.evidence.md")
 	step("env", envRun(&EnvOptions{WorkspaceOptions: w}), "export EVIDENCE_COUNT=1\nexport e1=ctx/evidence/100_flow_sh.evidence.md\n")
-	step("toggle", toggleRun(&ToggleOptions{WorkspaceOptions: w, ID: "100_flow_sh", Want: evidence.Skipped}), "✓ off 100_flow_sh")
+	step("toggle", toggleRun(&ToggleOptions{WorkspaceOptions: w, ID: "100_flow_sh", Want: "off"}), "✓ off 100_flow_sh")
 	step("env", envRun(&EnvOptions{WorkspaceOptions: w}), "export EVIDENCE_COUNT=0\n")
 }

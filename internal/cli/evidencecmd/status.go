@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +42,7 @@ func writeStatus(w io.Writer, ws *app.Workspace, res *app.EvidenceResult) error 
 		file := res.Entries[i].Rel
 		note := ""
 		if pt.Source != "" {
-			if sel, ok := evidence.FilePath(pt.Source); ok {
+			if sel, ok := app.EvidenceSourceFile(pt.Source); ok {
 				note = "  " + sel
 				if pt.Span != "" && pt.Span != "file" {
 					note += " " + pt.Span

@@ -3,16 +3,16 @@ package evidencecmd
 import (
 	"fmt"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/evidence"
 	"github.com/spf13/cobra"
 )
 
 // ToggleOptions are the options of 'ctxpack evidence toggle'.
 type ToggleOptions struct {
 	WorkspaceOptions
-	ID   string         // a file, an id, a rank, or (with on or off) a range of ranks
-	Want evidence.State // Active for on, Skipped for off; "" flips
+	ID   string // a file, an id, a rank, or (with on or off) a range of ranks
+	Want string // on or off; "" flips
 }
 
 // NewCmdToggle is 'ctxpack evidence toggle [on|off] ID'.
@@ -34,14 +34,10 @@ always active and are left as they are.`,
 			o.readDir(cmd)
 			o.ID = args[0]
 			if len(args) == 2 {
-				switch args[0] {
-				case "on":
-					o.Want = evidence.Active
-				case "off":
-					o.Want = evidence.Skipped
-				default:
+				if args[0] != "on" && args[0] != "off" {
 					return cmdutil.Usagef("evidence toggle: the first of two arguments is on or off (got %q)", args[0])
 				}
+				o.Want = args[0]
 				o.ID = args[1]
 			}
 			if runF != nil {
@@ -53,19 +49,24 @@ always active and are left as they are.`,
 }
 
 func toggleRun(o *ToggleOptions) error {
-	ws, entries, err := o.list()
+	p, ws, err := o.open(true)
 	if err != nil {
 		return err
 	}
-	done, err := ws.Toggle(entries, o.ID, o.Want)
+	done, warnings, err := p.ToggleEvidence(ws, o.ID, o.Want)
+	o.IO.WarnAll(warnings)
 	changed := 0
 	for _, t := range done {
 		if t.Note != "" {
-			fmt.Fprintf(o.IO.Out, "  %s: %s; left as it is\n", t.From.ID(), t.Note)
+			fmt.Fprintf(o.IO.Out, "  %s: %s; left as it is\n", t.Entry.ID, t.Note)
 			continue
 		}
 		changed++
-		fmt.Fprintf(o.IO.Out, "✓ %s %s (%s)\n", evidence.OnOff(t.To.State), t.To.ID(), ws.ShownPath(t.To))
+		onOff := "on"
+		if t.Entry.State == app.EvidenceSkipped {
+			onOff = "off"
+		}
+		fmt.Fprintf(o.IO.Out, "✓ %s %s (%s)\n", onOff, t.Entry.ID, t.Entry.Path)
 	}
 	if err != nil {
 		return advice(err)

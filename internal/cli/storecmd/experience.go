@@ -1,12 +1,10 @@
 package storecmd
 
 import (
-	"context"
 	"strconv"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -36,20 +34,7 @@ is a failure (exit 1). --format json prints experiences as JSON: one
 object for show and rm (and add with flags), an array for list (and add
 --file).`
 
-var experienceKind = &rowKind{
-	name: "experience", plural: "experiences",
-	get: func(ctx context.Context, st *store.Store, id int64) ([]field, any, error) {
-		e, err := st.Experience(ctx, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		return experienceFields(e), app.ViewExperience(e), nil
-	},
-	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
-		e, err := st.RemoveExperience(ctx, id)
-		return app.ViewExperience(e), err
-	},
-}
+var experienceKind = newRowKind("experience", "experiences", (*app.Store).Experience, (*app.Store).RemoveExperience, experienceFields)
 
 // NewCmdExperience is 'ctxpack experience', the group of its subcommands.
 func NewCmdExperience(f *cmdutil.Factory) *cobra.Command {
@@ -78,10 +63,9 @@ func NewCmdExperience(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// experienceFields are e's fields as show prints them, named as an
+// experienceFields are v's fields as show prints them, named as an
 // experiences file names them; the optional texts only when they are set.
-func experienceFields(e store.Experience) []field {
-	v := app.ViewExperience(e)
+func experienceFields(v app.ExperienceView) []field {
 	fs := []field{{"key", v.Key}, {"domain", v.Domain}}
 	optional := func(name, value string) {
 		if value != "" {

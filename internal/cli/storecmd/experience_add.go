@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +34,6 @@ var experienceFlags = []struct{ flag, field, usage string }{
 	{"iterations", "iterations", "how many attempts (`N`) it took (default 1)"},
 }
 
-// ExperienceAddOptions are the options of 'ctxpack experience add'.
 // ExperienceAddOptions are the options of 'ctxpack experience add'.
 type ExperienceAddOptions struct {
 	StoreOptions
@@ -117,30 +115,30 @@ flag.`,
 
 // experience is the experience the flags give; a bad value is a usage
 // error naming its flag.
-func (o *ExperienceAddOptions) experience() (store.Experience, error) {
+func (o *ExperienceAddOptions) experience() (app.ExperienceInput, error) {
 	const command = "experience add"
 	if slices.Contains(o.Set, "iterations") && o.Iterations < 1 {
-		return store.Experience{}, cmdutil.Usagef("%s: --iterations must be a whole number from 1 (got %d)", command, o.Iterations)
+		return app.ExperienceInput{}, cmdutil.Usagef("%s: --iterations must be a whole number from 1 (got %d)", command, o.Iterations)
 	}
 	t := func(flag string) string { return strings.TrimSpace(o.Texts[flag]) }
-	e := store.Experience{
+	e := app.ExperienceInput{
 		Domain: t("domain"), Strategy: t("strategy"), Goal: t("goal"), Hypothesis: t("hypothesis"),
-		Action: t("action"), Prediction: t("prediction"), Outcome: store.Outcome(t("outcome")), Result: t("result"),
+		Action: t("action"), Prediction: t("prediction"), Outcome: t("outcome"), Result: t("result"),
 		Surprise: t("surprise"), RootCause: t("root-cause"), Lesson: t("lesson"),
-		Confidence: store.Tier(t("confidence")), Iterations: o.Iterations,
+		Confidence: t("confidence"), Iterations: o.Iterations,
 	}
 	if err := e.Validate(); err != nil {
 		names := map[string]string{}
 		for _, f := range experienceFlags {
 			names[f.field] = "--" + f.flag
 		}
-		return store.Experience{}, flagError(command, err, names)
+		return app.ExperienceInput{}, flagError(command, err, names)
 	}
 	return e, nil
 }
 
 // experiences are the experiences of --file, all valid.
-func (o *ExperienceAddOptions) experiences() ([]store.Experience, error) {
+func (o *ExperienceAddOptions) experiences() ([]app.ExperienceInput, error) {
 	const command = "experience add"
 	var data []byte
 	name := o.File
@@ -168,8 +166,8 @@ func (o *ExperienceAddOptions) experiences() ([]store.Experience, error) {
 			return nil, fmt.Errorf("%s: %w", command, err)
 		}
 	}
-	es, err := store.ParseExperiences(name, data)
-	var pe *store.ParseError
+	es, err := app.ParseExperiences(name, data)
+	var pe *app.ExperienceFileError
 	if errors.As(err, &pe) {
 		return nil, fmt.Errorf("%s: %s", command, strings.TrimPrefix(pe.Error(), "store: "))
 	}
@@ -178,7 +176,7 @@ func (o *ExperienceAddOptions) experiences() ([]store.Experience, error) {
 
 func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 	const command = "experience add"
-	var es []store.Experience
+	var es []app.ExperienceInput
 	switch {
 	case o.File != "" && len(o.Set) > 0:
 		return cmdutil.Usagef("%s: give --file or the experience's flags, not both (--file with --%s)", command, o.Set[0])
@@ -194,7 +192,7 @@ func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 		if err != nil {
 			return err
 		}
-		es = []store.Experience{e}
+		es = []app.ExperienceInput{e}
 	}
 	st, err := o.open(command, false)
 	if err != nil {
@@ -204,7 +202,7 @@ func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 	var views []app.ExperienceView
 	var text strings.Builder
 	for _, e := range es {
-		e, err := st.AddExperience(ctx, e)
+		v, err := st.AddExperience(ctx, e)
 		if err != nil {
 			if len(views) > 0 {
 				// Say what was added before the failure, so that it can be
@@ -213,8 +211,8 @@ func experienceAddRun(ctx context.Context, o *ExperienceAddOptions) error {
 			}
 			return err
 		}
-		views = append(views, app.ViewExperience(e))
-		fmt.Fprintf(&text, "added %s\n", app.ItemKey("experience", e.ID))
+		views = append(views, v)
+		fmt.Fprintf(&text, "added %s\n", v.Key)
 	}
 	if o.File == "" {
 		return o.print(views[0], text.String())

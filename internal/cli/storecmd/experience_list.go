@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -49,9 +48,9 @@ standard error).`,
 
 func experienceListRun(ctx context.Context, o *ExperienceListOptions) error {
 	const command = "experience list"
-	f := store.ExperienceFilter{Domain: o.Domain, Strategy: o.Strategy}
+	f := app.ExperienceFilter{Domain: o.Domain, Strategy: o.Strategy}
 	if o.Outcome != "" {
-		out, err := store.ParseOutcome(o.Outcome)
+		out, err := app.ParseOutcome(o.Outcome)
 		if err != nil {
 			return flagError(command, err, map[string]string{"outcome.status": "--outcome"})
 		}
@@ -66,11 +65,11 @@ func experienceListRun(ctx context.Context, o *ExperienceListOptions) error {
 	if err != nil {
 		return err
 	}
-	return listRows(&o.StoreOptions, es, app.ViewExperience, func(e store.Experience) []string {
+	return listRows(&o.StoreOptions, es, func(e app.ExperienceView) []string {
 		kind := e.Domain
 		if e.Strategy != "" {
 			kind += "|" + e.Strategy
 		}
-		return []string{app.ItemKey("experience", e.ID), kind, string(e.Outcome), string(e.Confidence), e.Goal}
+		return []string{e.Key, kind, e.Outcome.Status, e.Confidence, e.Goal}
 	}, "experiences", "'ctxpack experience add' adds them")
 }

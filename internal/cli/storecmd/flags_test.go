@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/clitest"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -70,7 +70,7 @@ func TestExperienceFlags(t *testing.T) {
 		o.Texts[flag] = v
 	}
 	e, err := o.experience()
-	if err != nil || e.Lesson != "l" || e.RootCause != "rc" || e.Outcome != store.OutcomeFalsified || e.Iterations != 3 {
+	if err != nil || e.Lesson != "l" || e.RootCause != "rc" || e.Outcome != "falsified" || e.Iterations != 3 {
 		t.Errorf("experience %+v, %v", e, err)
 	}
 	o.Iterations = 0
@@ -94,7 +94,7 @@ func TestNewCmdValue(t *testing.T) {
 		{Name: "list", Args: "values list --axis root_cause", Want: ValueListOptions{Axis: "root_cause"}},
 	}, NewCmdValueList, under(NewCmdValue))
 	clitest.RunCases(t, []clitest.Case[ValueDeriveOptions]{
-		{Name: "derive defaults", Args: "value derive --format json", Want: ValueDeriveOptions{MinSize: store.DefaultMinClusterSize, Threshold: store.DefaultThreshold}, Globals: cmdutil.Globals{Format: "json"}},
+		{Name: "derive defaults", Args: "value derive --format json", Want: ValueDeriveOptions{MinSize: app.DefaultMinClusterSize, Threshold: app.DefaultDeriveThreshold}, Globals: cmdutil.Globals{Format: "json"}},
 		{Name: "derive flags", Args: "value derive --axis root_cause --min-size 4 --threshold 0.3 --add", Want: ValueDeriveOptions{Axis: "root_cause", MinSize: 4, Threshold: 0.3, Add: true}},
 		{Name: "derive argument", Args: "value derive x", WantErr: `unknown command "x" for "ctxpack value derive"`},
 	}, NewCmdValueDerive, under(NewCmdValue))

@@ -1,11 +1,8 @@
 package storecmd
 
 import (
-	"context"
-
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -26,20 +23,7 @@ naming the flag; an id the store does not hold is a failure (exit 1).
 --format json prints memories as JSON: one object for add, show and rm, an
 array for list.`
 
-var memoryKind = &rowKind{
-	name: "memory", plural: "memories",
-	get: func(ctx context.Context, st *store.Store, id int64) ([]field, any, error) {
-		m, err := st.Memory(ctx, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		return memoryFields(m), app.ViewMemory(m), nil
-	},
-	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
-		m, err := st.RemoveMemory(ctx, id)
-		return app.ViewMemory(m), err
-	},
-}
+var memoryKind = newRowKind("memory", "memories", (*app.Store).Memory, (*app.Store).RemoveMemory, memoryFields)
 
 // NewCmdMemory is 'ctxpack memory', the group of its subcommands.
 func NewCmdMemory(f *cmdutil.Factory) *cobra.Command {
@@ -66,9 +50,8 @@ func NewCmdMemory(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// memoryFields are m's fields as show prints them.
-func memoryFields(m store.Memory) []field {
-	v := app.ViewMemory(m)
+// memoryFields are v's fields as show prints them.
+func memoryFields(v app.MemoryView) []field {
 	return []field{
 		{"key", v.Key},
 		{"category", v.Category},

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -55,18 +54,15 @@ usage error (exit 2) naming the flag.`,
 
 func memoryAddRun(ctx context.Context, o *MemoryAddOptions) error {
 	const command = "memory add"
-	importance := -1.0 // the store's default
-	if o.Importance != nil {
-		if importance = *o.Importance; !(importance >= 0 && importance <= 1) {
-			return cmdutil.Usagef("%s: --importance must be from 0 to 1 (got %s)", command, formatFloat(importance))
-		}
+	if o.Importance != nil && !(*o.Importance >= 0 && *o.Importance <= 1) {
+		return cmdutil.Usagef("%s: --importance must be from 0 to 1 (got %s)", command, formatFloat(*o.Importance))
 	}
 	text, err := o.readText(command, o.Text)
 	if err != nil {
 		return err
 	}
-	m := store.Memory{Content: text, Category: o.Category, Importance: importance}
-	if err := m.Validate(); err != nil {
+	in := app.MemoryInput{Content: text, Category: o.Category, Importance: o.Importance}
+	if err := in.Validate(); err != nil {
 		return flagError(command, err, map[string]string{"content": "TEXT", "category": "--category", "importance": "--importance"})
 	}
 	st, err := o.open(command, false)
@@ -74,9 +70,9 @@ func memoryAddRun(ctx context.Context, o *MemoryAddOptions) error {
 		return err
 	}
 	defer st.Close()
-	m, err = st.AddMemory(ctx, m)
+	m, err := st.AddMemory(ctx, in)
 	if err != nil {
 		return err
 	}
-	return o.print(app.ViewMemory(m), "added "+app.ItemKey("memory", m.ID)+"\n")
+	return o.print(m, "added "+m.Key+"\n")
 }

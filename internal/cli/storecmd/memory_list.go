@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +50,7 @@ func memoryListRun(ctx context.Context, o *MemoryListOptions) error {
 	if err != nil {
 		return err
 	}
-	return listRows(&o.StoreOptions, ms, app.ViewMemory, func(m store.Memory) []string {
-		return []string{app.ItemKey("memory", m.ID), m.Category, formatFloat(m.Importance), m.Content}
+	return listRows(&o.StoreOptions, ms, func(m app.MemoryView) []string {
+		return []string{m.Key, m.Category, formatFloat(m.Importance), m.Content}
 	}, "memories", "'ctxpack memory add' adds one")
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -17,14 +16,33 @@ type rowKind struct {
 	plural string
 	// get returns the row with the id: its fields as text shows them, and
 	// its view for --format json.
-	get func(ctx context.Context, st *store.Store, id int64) ([]field, any, error)
+	get func(ctx context.Context, st *app.Store, id int64) ([]field, any, error)
 	// remove removes the row with the id and returns its view, as it was.
-	remove func(ctx context.Context, st *store.Store, id int64) (any, error)
+	remove func(ctx context.Context, st *app.Store, id int64) (any, error)
 }
 
-// notFound rewords the store's ErrNotFound for the row id of kind k.
+// newRowKind is the rowKind of the rows the store shows as V: get and
+// remove are the store's methods that read and remove one, fields gives
+// its fields as show prints them.
+func newRowKind[V any](name, plural string, get, remove func(*app.Store, context.Context, int64) (V, error), fields func(V) []field) *rowKind {
+	return &rowKind{
+		name: name, plural: plural,
+		get: func(ctx context.Context, st *app.Store, id int64) ([]field, any, error) {
+			v, err := get(st, ctx, id)
+			if err != nil {
+				return nil, nil, err
+			}
+			return fields(v), v, nil
+		},
+		remove: func(ctx context.Context, st *app.Store, id int64) (any, error) {
+			return remove(st, ctx, id)
+		},
+	}
+}
+
+// notFound rewords the facade's ErrNotFound for the row id of kind k.
 func (k *rowKind) notFound(id int64, err error) error {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, app.ErrNotFound) {
 		return fmt.Errorf("%s %d not found; 'ctxpack %s list' lists the %s in %s", k.name, id, k.name, k.plural, app.StorePath())
 	}
 	return err
@@ -90,14 +108,14 @@ func newCmdRow(f *cmdutil.Factory, k *rowKind, use string, run func(context.Cont
 }
 
 func showRun(ctx context.Context, o *ItemOptions) error {
-	return o.withRow("show", true, func(st *store.Store, id int64) (any, string, error) {
+	return o.withRow("show", true, func(st *app.Store, id int64) (any, string, error) {
 		fields, view, err := o.kind.get(ctx, st, id)
 		return view, formatFields(fields), err
 	})
 }
 
 func removeRun(ctx context.Context, o *ItemOptions) error {
-	return o.withRow("rm", false, func(st *store.Store, id int64) (any, string, error) {
+	return o.withRow("rm", false, func(st *app.Store, id int64) (any, string, error) {
 		view, err := o.kind.remove(ctx, st, id)
 		return view, "removed " + app.ItemKey(o.kind.name, id) + "\n", err
 	})
@@ -107,7 +125,7 @@ func removeRun(ctx context.Context, o *ItemOptions) error {
 // reading only when readOnly) and prints what f gives for the row: its
 // view under --format json, else its text. An id the store does not hold
 // is a failure that names the command listing the rows.
-func (o *ItemOptions) withRow(verb string, readOnly bool, f func(st *store.Store, id int64) (view any, text string, err error)) error {
+func (o *ItemOptions) withRow(verb string, readOnly bool, f func(st *app.Store, id int64) (view any, text string, err error)) error {
 	id, err := o.id()
 	if err != nil {
 		return err

@@ -15,7 +15,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 )
 
 // StoreOptions are what every store command holds: the streams, the
@@ -33,7 +32,7 @@ func storeOptions(f *cmdutil.Factory) StoreOptions {
 // open checks --format for command and opens the project's store;
 // readOnly for a command that only reads, where a missing store is empty
 // and nothing is created.
-func (o *StoreOptions) open(command string, readOnly bool) (*store.Store, error) {
+func (o *StoreOptions) open(command string, readOnly bool) (*app.Store, error) {
 	if err := o.Globals.TextOrJSON(command); err != nil {
 		return nil, err
 	}
@@ -41,7 +40,7 @@ func (o *StoreOptions) open(command string, readOnly bool) (*store.Store, error)
 	if err != nil {
 		return nil, err
 	}
-	return p.OpenStore(readOnly)
+	return p.Store(!readOnly)
 }
 
 func (o *StoreOptions) json() bool { return o.Globals.Format == "json" }
@@ -65,38 +64,36 @@ func (o *StoreOptions) readText(command, arg string) (string, error) {
 	return strings.TrimSpace(s), err
 }
 
-// flagError turns a *store.ValidationError from an Add of what the command
-// line gave into a usage error of command naming the flag or argument
-// that gave the field (names maps the store's field names to them; a
-// field it does not name keeps the store's name). Other errors are
-// returned as they are.
+// flagError turns a *app.InputError, the store's refusal of what the
+// command line gave, into a usage error of command naming the flag or
+// argument that gave the field (names maps the store's field names to
+// them; a field it does not name keeps the store's name). Other errors
+// are returned as they are.
 func flagError(command string, err error, names map[string]string) error {
-	var ve *store.ValidationError
-	if !errors.As(err, &ve) {
+	var ie *app.InputError
+	if !errors.As(err, &ie) {
 		return err
 	}
-	name, ok := names[ve.Field]
+	name, ok := names[ie.Field]
 	if !ok {
-		name = ve.Field
+		name = ie.Field
 	}
-	return cmdutil.Usagef("%s: %s %s", command, name, ve.Msg)
+	return cmdutil.Usagef("%s: %s %s", command, name, ie.Msg)
 }
 
-// listRows prints rows as the list commands do: under --format json their
-// views (view), else one line of columns each (line); an empty list, in
-// text, tells on standard error what there is none of (what) and how to
-// add some.
-func listRows[T, V any](o *StoreOptions, rows []T, view func(T) V, line func(T) []string, what, how string) error {
-	views := make([]V, 0, len(rows))
+// listRows prints rows as the list commands do: under --format json the
+// rows, else one line of columns each (line); an empty list, in text,
+// tells on standard error what there is none of (what) and how to add
+// some.
+func listRows[V any](o *StoreOptions, rows []V, line func(V) []string, what, how string) error {
 	lines := make([][]string, 0, len(rows))
 	for _, r := range rows {
-		views = append(views, view(r))
 		lines = append(lines, line(r))
 	}
 	if len(rows) == 0 && !o.json() {
 		o.noRows(what, how)
 	}
-	return o.print(views, formatList(lines))
+	return o.print(rows, formatList(lines))
 }
 
 // noRows tells the user on standard error that a list is empty, and how

@@ -1,13 +1,11 @@
 package storecmd
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -31,20 +29,7 @@ naming the flag; an id the store does not hold is a failure (exit 1).
 --format json prints values as JSON: one object for add, show and rm, an
 array for list and derive.`
 
-var valueKind = &rowKind{
-	name: "value", plural: "values",
-	get: func(ctx context.Context, st *store.Store, id int64) ([]field, any, error) {
-		v, err := st.Value(ctx, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		return valueFields(v), app.ViewValue(v), nil
-	},
-	remove: func(ctx context.Context, st *store.Store, id int64) (any, error) {
-		v, err := st.RemoveValue(ctx, id)
-		return app.ViewValue(v), err
-	},
-}
+var valueKind = newRowKind("value", "values", (*app.Store).Value, (*app.Store).RemoveValue, valueFields)
 
 // NewCmdValue is 'ctxpack value', the group of its subcommands.
 func NewCmdValue(f *cmdutil.Factory) *cobra.Command {
@@ -72,21 +57,20 @@ func NewCmdValue(f *cmdutil.Factory) *cobra.Command {
 }
 
 // parseAxis reads the --axis flag of command; "" is no axis.
-func parseAxis(command, s string) (store.Axis, error) {
+func parseAxis(command, s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	a, err := store.ParseAxis(s)
+	a, err := app.ParseAxis(s)
 	if err != nil {
 		return "", flagError(command, err, map[string]string{"axis": "--axis"})
 	}
 	return a, nil
 }
 
-// valueFields are v's fields as show prints them; the cluster's fields
+// valueFields are view's fields as show prints them; the cluster's fields
 // only for a derived value, the experience only when it names one.
-func valueFields(v store.Value) []field {
-	view := app.ViewValue(v)
+func valueFields(view app.ValueView) []field {
 	fs := []field{{"key", view.Key}, {"axis", view.Axis}}
 	if view.Cluster != "" {
 		fs = append(fs,

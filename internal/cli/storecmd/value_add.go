@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -63,8 +62,8 @@ func valueAddRun(ctx context.Context, o *ValueAddOptions) error {
 	if err != nil {
 		return err
 	}
-	v := store.Value{Text: text, Axis: axis, Tags: o.Tags}
-	if err := v.Validate(); err != nil {
+	in := app.ValueInput{Text: text, Axis: axis, Tags: o.Tags}
+	if err := in.Validate(); err != nil {
 		return flagError(command, err, map[string]string{"text": "TEXT", "axis": "--axis", "tags": "--tag"})
 	}
 	st, err := o.open(command, false)
@@ -72,8 +71,9 @@ func valueAddRun(ctx context.Context, o *ValueAddOptions) error {
 		return err
 	}
 	defer st.Close()
-	if v, err = st.AddValue(ctx, v); err != nil {
+	v, err := st.AddValue(ctx, in)
+	if err != nil {
 		return err
 	}
-	return o.print(app.ViewValue(v), "added "+app.ItemKey("value", v.ID)+"\n")
+	return o.print(v, "added "+v.Key+"\n")
 }

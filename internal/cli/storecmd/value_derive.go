@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -63,22 +62,10 @@ func NewCmdValueDerive(f *cmdutil.Factory, runF func(*ValueDeriveOptions) error)
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.Axis, "axis", "", "cluster on this `AXIS` only: full, strategy, surprise or root_cause\n(default all four)")
-	fs.IntVar(&o.MinSize, "min-size", store.DefaultMinClusterSize, "the fewest experiences (`N`) a cluster needs to give a proposal")
-	fs.Float64Var(&o.Threshold, "threshold", store.DefaultThreshold, "the least `SIMILARITY` (above 0, at most 1) at which two clusters merge")
+	fs.IntVar(&o.MinSize, "min-size", app.DefaultMinClusterSize, "the fewest experiences (`N`) a cluster needs to give a proposal")
+	fs.Float64Var(&o.Threshold, "threshold", app.DefaultDeriveThreshold, "the least `SIMILARITY` (above 0, at most 1) at which two clusters merge")
 	fs.BoolVar(&o.Add, "add", false, "store each proposal as a value")
 	return cmd
-}
-
-// proposalView is a proposal as derive's --format json shows it: the
-// facade's view, and with --add the value that holds its text.
-type proposalView struct {
-	app.ProposalView
-	Value string `json:"value,omitempty"` // with --add: the value that holds the text
-	Added bool   `json:"added,omitempty"` // with --add: whether this run added it
-}
-
-func viewProposal(p store.Proposal) proposalView {
-	return proposalView{ProposalView: app.ViewProposal(p)}
 }
 
 func valueDeriveRun(ctx context.Context, o *ValueDeriveOptions) error {
@@ -98,75 +85,43 @@ func valueDeriveRun(ctx context.Context, o *ValueDeriveOptions) error {
 		return err
 	}
 	defer st.Close()
-	props, err := st.DeriveValues(ctx, store.DeriveOptions{Axis: axis, MinClusterSize: o.MinSize, Threshold: o.Threshold})
-	if err != nil {
-		return flagError(command, err, map[string]string{"axis": "--axis", "min_cluster_size": "--min-size", "threshold": "--threshold"})
-	}
-	views := make([]proposalView, 0, len(props))
-	for _, p := range props {
-		views = append(views, viewProposal(p))
-	}
-	if len(props) == 0 && !o.json() {
+	derived, err := st.DeriveValues(ctx, app.DeriveOptions{Axis: axis, MinSize: o.MinSize, Threshold: o.Threshold}, o.Add)
+	err = flagError(command, err, map[string]string{"axis": "--axis", "min_cluster_size": "--min-size", "threshold": "--threshold"})
+	if err == nil && len(derived) == 0 && !o.json() {
 		fmt.Fprintf(o.IO.ErrOut, "ctxpack: no proposal: no %d or more experiences with a lesson are alike enough (--min-size, --threshold)\n", o.MinSize)
 	}
 	if !o.Add {
-		blocks := make([]string, len(views))
-		for i, v := range views {
-			blocks[i] = formatFields(proposalFields(v))
-		}
-		return o.print(views, strings.Join(blocks, "\n"))
-	}
-	var text strings.Builder
-	err = o.addProposals(ctx, st, props, views, &text)
-	if err != nil && text.Len() > 0 && !o.json() {
-		_ = o.print(nil, text.String()) // what was added before the failure
-	}
-	if err != nil {
-		return err
-	}
-	return o.print(views, text.String())
-}
-
-// addProposals adds each proposal as a value, unless its text is a value
-// on its axis already, recording the value's key in views and the added
-// keys in text.
-func (o *ValueDeriveOptions) addProposals(ctx context.Context, st *store.Store, props []store.Proposal, views []proposalView, text *strings.Builder) error {
-	existing, err := st.Values(ctx, "")
-	if err != nil {
-		return err
-	}
-	type axisText struct {
-		axis store.Axis
-		text string
-	}
-	have := map[axisText]int64{}
-	for _, v := range existing {
-		if _, ok := have[axisText{v.Axis, v.Text}]; !ok {
-			have[axisText{v.Axis, v.Text}] = v.ID
-		}
-	}
-	for i, p := range props {
-		if id, ok := have[axisText{p.Axis, p.Text}]; ok {
-			views[i].Value = app.ItemKey("value", id)
-			fmt.Fprintf(o.IO.ErrOut, "ctxpack: %s is %s already; not added again\n", p.Cluster, views[i].Value)
-			continue
-		}
-		v, err := st.AddValue(ctx, store.Value{
-			Text: p.Text, Axis: p.Axis, Cluster: p.Cluster, ClusterSize: p.Size,
-			Similarity: p.Similarity, Experience: p.Experience, Tags: p.Tags,
-		})
 		if err != nil {
 			return err
 		}
-		have[axisText{v.Axis, v.Text}] = v.ID
-		views[i].Value, views[i].Added = app.ItemKey("value", v.ID), true
-		fmt.Fprintf(text, "added %s\n", views[i].Value)
+		blocks := make([]string, len(derived))
+		for i, d := range derived {
+			blocks[i] = formatFields(proposalFields(d.ProposalView))
+		}
+		return o.print(derived, strings.Join(blocks, "\n"))
 	}
-	return nil
+	// With --add, derived holds what became of each proposal, up to an
+	// error while adding.
+	var text strings.Builder
+	for _, d := range derived {
+		switch {
+		case d.Added:
+			fmt.Fprintf(&text, "added %s\n", d.Value)
+		case d.Value != "":
+			fmt.Fprintf(o.IO.ErrOut, "ctxpack: %s is %s already; not added again\n", d.Cluster, d.Value)
+		}
+	}
+	if err != nil {
+		if text.Len() > 0 && !o.json() {
+			_ = o.print(nil, text.String()) // what was added before the failure
+		}
+		return err
+	}
+	return o.print(derived, text.String())
 }
 
 // proposalFields are a proposal's fields as derive prints them.
-func proposalFields(v proposalView) []field {
+func proposalFields(v app.ProposalView) []field {
 	return []field{
 		{"cluster", v.Cluster},
 		{"axis", v.Axis},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +58,7 @@ func valueListRun(ctx context.Context, o *ValueListOptions) error {
 	if err != nil {
 		return err
 	}
-	return listRows(&o.StoreOptions, vs, app.ViewValue, func(v store.Value) []string {
-		return []string{app.ItemKey("value", v.ID), string(v.Axis), cmp.Or(v.Cluster, "-"), cmp.Or(strings.Join(v.Tags, ","), "-"), v.Text}
+	return listRows(&o.StoreOptions, vs, func(v app.ValueView) []string {
+		return []string{v.Key, v.Axis, cmp.Or(v.Cluster, "-"), cmp.Or(strings.Join(v.Tags, ","), "-"), v.Text}
 	}, "values", "'ctxpack value add' or 'ctxpack value derive --add' adds them")
 }
