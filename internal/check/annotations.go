@@ -1,8 +1,9 @@
 package check
 
 import (
-	"path"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/lang"
 )
 
 // Annotation is one artifact id named by an @spec or @decision annotation
@@ -60,46 +61,18 @@ var (
 	generic = syntax{line: []string{"//", "#", "--", ";", "%"}, block: append([]delimiter{{"<!--", "-->"}}, cBlock...), quotes: `"`, loose: true}
 )
 
-// syntaxes maps a lower-case file extension, or a whole base name, to its
-// comment syntax.
-var syntaxes = map[string]syntax{
-	".go": goLike, ".js": goLike, ".mjs": goLike, ".cjs": goLike, ".jsx": goLike,
-	".ts": goLike, ".tsx": goLike, ".mts": goLike, ".cts": goLike,
-	".c": cLike, ".h": cLike, ".cc": cLike, ".cpp": cLike, ".cxx": cLike, ".hpp": cLike, ".hh": cLike,
-	".m": cLike, ".mm": cLike, ".java": cLike, ".kt": cLike, ".kts": cLike, ".scala": cLike,
-	".groovy": cLike, ".gradle": cLike, ".cs": cLike, ".fs": cLike, ".swift": cLike, ".rs": cLike,
-	".dart": cLike, ".zig": cLike, ".proto": cLike, ".sol": cLike, ".v": cLike, ".scss": cLike,
-	".less": cLike, ".jsonc": cLike, ".json5": cLike, ".css": css,
-	".php": php, ".hcl": php, ".tf": php, ".py": python, ".pyi": python,
-	".rb": hash, ".sh": hash, ".bash": hash, ".zsh": hash, ".fish": hash, ".ksh": hash,
-	".pl": hash, ".pm": hash, ".r": hash, ".jl": hash, ".ex": hash, ".exs": hash,
-	".nim": hash, ".cr": hash, ".ps1": hash, ".psm1": hash, ".tcl": hash, ".awk": hash,
-	".yaml": hash, ".yml": hash, ".toml": hash, ".cmake": hash, ".mk": hash, ".nix": hash,
-	".conf": hash, ".cfg": hash, ".properties": hash, ".dockerfile": hash, ".gitignore": hash,
-	".sql": sql, ".ada": sql, ".adb": sql, ".ads": sql, ".vhd": sql, ".vhdl": sql,
-	".lua": lua, ".ini": ini, ".hs": haskell, ".elm": haskell, ".purs": haskell,
-	".lisp": lisp, ".lsp": lisp, ".el": lisp, ".clj": lisp, ".cljs": lisp, ".cljc": lisp,
-	".edn": lisp, ".scm": lisp, ".ss": lisp, ".rkt": lisp, ".asm": lisp, ".s": lisp,
-	".tex": percent, ".sty": percent, ".cls": percent, ".erl": percent, ".hrl": percent,
-	".matlab": percent, ".html": markup, ".htm": markup, ".xml": markup, ".svg": markup,
-	".xhtml": markup, ".md": markdown, ".markdown": markdown, ".mdx": markdown,
-	".vue": component, ".svelte": component, ".astro": component,
-	".json": data, ".csv": data, ".tsv": data, ".txt": data, ".sum": data, ".lock": data,
-	".txtar": data, // test fixtures: whole projects in one file
-	// Base names without a telling extension.
-	"makefile": hash, "gnumakefile": hash, "dockerfile": hash, "containerfile": hash,
-	"rakefile": hash, "gemfile": hash, "justfile": hash, "cmakelists.txt": hash,
-	"build": hash, "workspace": hash, ".bazelrc": hash, ".editorconfig": ini,
-	".gitattributes": hash, ".dockerignore": hash, ".ctxpackignore": hash, "go.mod": cLike,
+// families are the comment syntaxes by the names internal/lang's table
+// gives them (lang.File.Comments).
+var families = map[string]syntax{
+	"c": cLike, "go": goLike, "hash": hash, "python": python, "php": php, "sql": sql, "lua": lua,
+	"haskell": haskell, "lisp": lisp, "percent": percent, "css": css, "markup": markup,
+	"markdown": markdown, "component": component, "ini": ini, "data": data,
 }
 
-// syntaxFor returns the comment syntax of the file at p (a slash path).
+// syntaxFor returns the comment syntax of the file at p (a slash path), by
+// its base name or extension (lang.Of); anything else gets generic.
 func syntaxFor(p string) syntax {
-	base := strings.ToLower(path.Base(p))
-	if s, ok := syntaxes[base]; ok {
-		return s
-	}
-	if s, ok := syntaxes[path.Ext(base)]; ok {
+	if s, ok := families[lang.Of(p).Comments]; ok {
 		return s
 	}
 	return generic

@@ -13,6 +13,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/lang"
 	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
@@ -650,7 +651,8 @@ func FileKind(p string) string {
 	base := path.Base(p)
 	ext := strings.ToLower(path.Ext(base))
 	lower := "/" + strings.ToLower(p)
-	prose := chunk.Language(p) == "markdown" || ext == ".rst" || ext == ".txt" || ext == ".adoc"
+	f := lang.Of(p)
+	prose := f.Language == "markdown" || ext == ".rst" || ext == ".txt" || ext == ".adoc"
 	switch {
 	case isTest(p) && !prose:
 		return "test"
@@ -658,9 +660,9 @@ func FileKind(p string) string {
 		return "requirements"
 	case prose || underAny(lower, "/doc/", "/docs/", "/example/", "/examples/", "/samples/"):
 		return "documentation"
-	case configExt[ext] || strings.Contains(lower, "/.") || buildFiles[base]:
+	case f.Config || strings.Contains(lower, "/.") || f.Build:
 		return "config"
-	case codeExt[ext] || !notSource[chunk.Language(p)]:
+	case f.Code || !notSource[f.Language]:
 		return "source"
 	}
 	return "other"
@@ -685,19 +687,6 @@ func isTest(p string) bool {
 		strings.HasPrefix(base, "test_") || strings.HasPrefix(base, "tests.") || base == "conftest.py" ||
 		underAny("/"+p, "/testdata/", "/tests/", "/test/", "/testing/")
 }
-
-// buildFiles are code files that configure a build or a package rather
-// than being part of the program.
-var buildFiles = map[string]bool{
-	"setup.py": true, "noxfile.py": true, "fabfile.py": true, "Makefile": true, "CMakeLists.txt": true,
-	"build.gradle": true, "webpack.config.js": true, "vite.config.ts": true, "rollup.config.js": true,
-	"babel.config.js": true, "jest.config.js": true, "gulpfile.js": true, "Gruntfile.js": true,
-}
-
-var configExt = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".mod": true, ".sum": true, ".lock": true}
-
-// codeExt are the source extensions chunk does not know.
-var codeExt = map[string]bool{".vue": true, ".svelte": true, ".m": true, ".mm": true}
 
 // SectionWord is the section word a part of a file of kind (FileKind) is
 // shown under: source, test, doc (documentation and requirements), config
