@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
-	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/collect/files"
 )
 
 // writeProject writes files (by slash path) and a .git marker under a
@@ -220,39 +219,12 @@ func TestPackCodeLevels(t *testing.T) {
 	}
 }
 
-// TestClassify: a packed file's kind is the one retrieval's file-type
-// factor gives it (retrieve.FileKind), with the aiwg seed's priority, and
-// its language is the one the chunker and the index use.
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		path, lang, kind string
-		score            float64
-	}{
-		{"internal/a.go", "go", "source", 1},
-		{"internal/a_test.go", "go", "test", 0.9},
-		{"test/helper.go", "go", "test", 0.9},
-		{"conftest.py", "python", "test", 0.9},
-		{"docs/REQUIREMENTS.md", "markdown", "doc", 0.8},
-		{"README.markdown", "markdown", "doc", 0.7},
-		{"examples/demo.go", "go", "doc", 0.7},
-		{"setup.py", "python", "config", 0.6},
-		{"Makefile", "make", "config", 0.6},
-		{".github/scripts/release.py", "python", "config", 0.6},
-		{"lib/types.pyi", "python", "source", 1},
-		{"logo.svg", "", "file", 0.5},
-	}
-	for _, tt := range tests {
-		lang, kind, score := classify(tt.path)
-		if lang != tt.lang || kind != tt.kind || score != tt.score {
-			t.Errorf("classify(%q) = %q, %q, %v; want %q, %q, %v", tt.path, lang, kind, score, tt.lang, tt.kind, tt.score)
-		}
-		if lang != chunk.Language(tt.path) {
-			t.Errorf("%s: language %q, the chunker's %q", tt.path, lang, chunk.Language(tt.path))
-		}
-		// A retrieved chunk of source is "code"; every other kind has
-		// the same section word in both modes.
-		if want := partType[retrieve.FileKind(tt.path)]; kind != want && !(kind == "source" && want == "code") {
-			t.Errorf("%s: packed as %s, retrieved as %s", tt.path, kind, want)
+// TestPartTypes: a retrieved chunk of source is "code"; every other kind
+// of file has the same section word in both modes.
+func TestPartTypes(t *testing.T) {
+	for kind, packed := range files.PartTypes() {
+		if want := partType[kind]; packed != want && !(packed == "source" && want == "code") {
+			t.Errorf("%s: packed as %s, retrieved as %s", kind, packed, want)
 		}
 	}
 }
