@@ -107,7 +107,7 @@ func mix(a, b uint64) uint64 {
 // are never dropped, but a later copy of one is.
 func allShingles(items []*item) []shingleSet {
 	out := make([]shingleSet, len(items))
-	parallel(len(items), func(i int) { out[i] = shingles(items[i].text[items[i].start]) })
+	parallel(len(items), func(i int) { out[i] = shingles(items[i].textAt(items[i].start)) })
 	return out
 }
 

@@ -162,7 +162,7 @@ func readParts(ctx context.Context, fsys fs.FS, files []project.File, levels boo
 		part := filePart(f.Path, r.text)
 		part.CID = r.cid
 		if levels {
-			part.More = codeLevels(f.Path, r.text)
+			part.More = codeLevels(f.Path)
 		}
 		parts = append(parts, part)
 		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})

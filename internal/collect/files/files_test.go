@@ -361,7 +361,7 @@ func TestCodeLevels(t *testing.T) {
 			}
 		}
 	}
-	got := hub.More()
+	got := hub.More(src)
 	want := map[pack.Level]string{pack.Summary: summary, pack.Detailed: detailed}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("More (-want +got):\n%s", d)

@@ -30,10 +30,10 @@ func filePart(p, text string) pack.Part {
 	return part
 }
 
-// codeLevels returns a Part.More that gives the file's extractive summary
-// and detailed levels (chunk.Levels); it is called at most once.
-func codeLevels(path, text string) func() map[pack.Level]string {
-	return func() map[pack.Level]string {
+// codeLevels returns a Part.More that gives a file's extractive summary
+// and detailed levels (chunk.Levels) from its text.
+func codeLevels(path string) func(text string) map[pack.Level]string {
+	return func(text string) map[pack.Level]string {
 		summary, detailed := chunk.Levels(path, []byte(text))
 		m := make(map[pack.Level]string, 2)
 		if summary != "" {
