@@ -6,6 +6,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
@@ -77,6 +78,9 @@ type edge struct {
 // (see the package documentation). Files are nodes in path order; a path
 // given twice is one node, the first in (path, text) order. The result
 // does not depend on the order of files or on GOMAXPROCS.
+//
+// Build holds every text; Scan, NewNames, Names.Uses and Names.Graph make
+// the same graph from texts read one at a time, twice.
 func Build(files []File) *Graph {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int {
@@ -86,31 +90,76 @@ func Build(files []File) *Graph {
 		return cmp.Compare(a.Text, b.Text)
 	})
 	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
-	n := len(files)
-	g := &Graph{paths: make([]string, n)}
-	for i, f := range files {
-		g.paths[i] = f.Path
-	}
-
-	// Definitions, in parallel.
-	fams := make([]string, n)
-	defs := make([][]string, n)
-	forEach(n, func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
-		fams[i] = family(files[i].Path)
-		defs[i] = definitions(fams[i], files[i].Text)
+	defs := make([]Defs, len(files))
+	forEach(len(files), func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
+		defs[i] = scan(files[i].Path, files[i].Text)
 	})
+	names := NewNames(defs)
+	uses := make([]Uses, len(files))
+	forEach(len(files), names.scratch, func(s *scratch, i int) {
+		uses[i] = names.uses(s, files[i].Path, files[i].Text)
+	})
+	return names.Graph(uses)
+}
+
+// Defs are the names one file defines: the first of the two things the
+// graph needs of a file's text (Scan).
+type Defs struct {
+	path  string
+	fam   string
+	names []string // distinct, sorted
+}
+
+// Scan returns the names a file defines. It holds nothing of text; it is
+// safe for concurrent use.
+func Scan(path, text string) Defs {
+	d := scan(path, text)
+	for i, n := range d.names {
+		d.names[i] = strings.Clone(n)
+	}
+	return d
+}
+
+func scan(path, text string) Defs {
+	fam := family(path)
+	return Defs{path: path, fam: fam, names: definitions(fam, text)}
+}
+
+// Names are the names the files of a graph define and the scope of each:
+// with them, a file's text gives its uses (Uses), the second thing the
+// graph needs of it.
+type Names struct {
+	paths    []string  // sorted: node i is paths[i]
+	own      [][]int32 // each file's useful definitions, sorted
+	definers [][]int32 // by name: files, in path order
+	ids      map[string]int32
+	sc       *scope
+	pool     sync.Pool // of *scratch
+}
+
+// NewNames numbers the names files define, files being every node of the
+// graph (each path once, in any order).
+func NewNames(files []Defs) *Names {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b Defs) int { return cmp.Compare(a.path, b.path) })
+	n := len(files)
+	x := &Names{paths: make([]string, n)}
+	fams := make([]string, n)
+	for i, f := range files {
+		x.paths[i], fams[i] = f.path, f.fam
+	}
 	// Names are numbered in the order files define them, which is
 	// deterministic: files in path order, each file's names sorted.
 	total := 0
-	for _, d := range defs {
-		total += len(d)
+	for _, f := range files {
+		total += len(f.names)
 	}
 	number := make(map[string]int32, total/2)
 	definers := make([][]int32, 0, total/2) // by name: files, in path order
 	private := make([]bool, 0, total/2)     // by name: unexported in Go
 	prose := make([]bool, 0, total/2)       // by name: could be a word
-	for i, d := range defs {
-		for _, s := range d {
+	for i, f := range files {
+		for _, s := range f.names {
 			id, ok := number[s]
 			if !ok {
 				id = int32(len(definers))
@@ -124,7 +173,7 @@ func Build(files []File) *Graph {
 	}
 	dirs := make([]int32, n) // files in one directory have one number
 	dirID := map[string]int32{}
-	for i, p := range g.paths {
+	for i, p := range x.paths {
 		d := path.Dir(p)
 		id, ok := dirID[d]
 		if !ok {
@@ -133,42 +182,86 @@ func Build(files []File) *Graph {
 		}
 		dirs[i] = id
 	}
-	sc := &scope{fams: fams, dirs: dirs, private: private, prose: prose}
+	x.definers = definers
+	x.sc = &scope{fams: fams, dirs: dirs, private: private, prose: prose}
 	// Only names that can make an edge are looked up.
-	ids := make(map[string]int32, len(number))
+	x.ids = make(map[string]int32, len(number))
 	for s, id := range number {
-		if sc.useful(id, definers[id]) {
-			ids[s] = id
+		if x.sc.useful(id, definers[id]) {
+			x.ids[s] = id
 		}
 	}
-	own := make([][]int32, n) // each file's useful definitions, sorted
-	for i, d := range defs {
-		for _, s := range d {
-			if id, ok := ids[s]; ok {
-				own[i] = append(own[i], id)
+	x.own = make([][]int32, n)
+	for i, f := range files {
+		for _, s := range f.names {
+			if id, ok := x.ids[s]; ok {
+				x.own[i] = append(x.own[i], id)
 			}
 		}
-		slices.Sort(own[i])
+		slices.Sort(x.own[i])
 	}
-	// Uses, in parallel: every identifier token that some file defines,
-	// except those the file defines itself.
-	type scratch struct {
-		counts  []int32
-		touched []int32
+	return x
+}
+
+// Uses are the names one file uses that some other file defines, with
+// how often.
+type Uses struct {
+	node int32 // -1: not a file of the graph
+	uses []use
+}
+
+// scratch is what counting one file's uses needs, kept between files.
+type scratch struct {
+	counts  []int32
+	touched []int32
+}
+
+func (x *Names) scratch() *scratch {
+	return &scratch{counts: make([]int32, len(x.definers))}
+}
+
+// Uses returns the uses of the file at path, one of the graph's, whose
+// text is text: every identifier token that some other file defines. It
+// holds nothing of text; it is safe for concurrent use.
+func (x *Names) Uses(path, text string) Uses {
+	s, _ := x.pool.Get().(*scratch)
+	if s == nil {
+		s = x.scratch()
 	}
+	u := x.uses(s, path, text)
+	x.pool.Put(s)
+	return u
+}
+
+func (x *Names) uses(s *scratch, path, text string) Uses {
+	i, ok := slices.BinarySearch(x.paths, path)
+	if !ok {
+		return Uses{node: -1}
+	}
+	s.touched = countUses(text, syntaxOf(x.sc.fams[i]), x.ids, s.counts, s.touched[:0])
+	slices.Sort(s.touched)
+	var out []use
+	for _, id := range s.touched {
+		if _, self := slices.BinarySearch(x.own[i], id); !self {
+			out = append(out, use{id: id, n: s.counts[id]})
+		}
+		s.counts[id] = 0
+	}
+	return Uses{node: int32(i), uses: out}
+}
+
+// Graph makes the graph from the uses of its files, in any order; a file
+// whose uses are not given uses nothing.
+func (x *Names) Graph(files []Uses) *Graph {
+	n := len(x.paths)
+	g := &Graph{paths: x.paths}
 	uses := make([][]use, n)
-	forEach(n, func() *scratch { return &scratch{counts: make([]int32, len(definers))} }, func(s *scratch, i int) {
-		s.touched = countUses(files[i].Text, syntaxOf(fams[i]), ids, s.counts, s.touched[:0])
-		slices.Sort(s.touched)
-		var out []use
-		for _, id := range s.touched {
-			if _, self := slices.BinarySearch(own[i], id); !self {
-				out = append(out, use{id: id, n: s.counts[id]})
-			}
-			s.counts[id] = 0
+	for _, f := range files {
+		if f.node >= 0 {
+			uses[f.node] = f.uses
 		}
-		uses[i] = out
-	})
+	}
+	definers, sc := x.definers, x.sc
 
 	// How many files use each identifier: its specificity.
 	users := make([]int32, len(definers))
