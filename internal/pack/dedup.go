@@ -2,7 +2,9 @@ package pack
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,7 +37,25 @@ type shingleSet struct {
 func shingles(text string) shingleSet {
 	var win [3]uint64 // hashes of the last three words
 	n := 0
-	var out []uint64
+	scratch := shingleScratch.Get().(*[]uint64)
+	defer shingleScratch.Put(scratch)
+	out := (*scratch)[:0]
+	defer func() { *scratch = out[:0] }()
+	// add appends a shingle; past sampleAbove shingles, only those of the
+	// sample, keeping of the ones before only those of the sample too.
+	add := func(h uint64) {
+		switch {
+		case n <= sampleAbove+2: // the first sampleAbove shingles (n counts words)
+			out = append(out, h)
+		case n == sampleAbove+3:
+			out = sample(out)
+			fallthrough
+		default:
+			if h%sampleRate == 0 {
+				out = append(out, h)
+			}
+		}
+	}
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -72,7 +92,7 @@ func shingles(text string) shingleSet {
 		win[0], win[1], win[2] = win[1], win[2], h
 		n++
 		if n >= 3 {
-			out = append(out, mix(mix(win[0], win[1]), win[2]))
+			add(mix(mix(win[0], win[1]), win[2]))
 		}
 	}
 	switch n {
@@ -82,19 +102,29 @@ func shingles(text string) shingleSet {
 		out = append(out, mix(win[1], win[2]))
 	}
 	set := shingleSet{rate: 1}
-	if len(out) > sampleAbove {
-		kept := out[:0]
-		for _, h := range out {
-			if h%sampleRate == 0 {
-				kept = append(kept, h)
-			}
-		}
-		out, set.rate = kept, sampleRate
+	if n > sampleAbove+2 {
+		set.rate = sampleRate
 	}
 	slices.Sort(out)
 	out = slices.Compact(out)
-	set.hashes, set.size = out, max(1, len(out)*set.rate)
+	set.hashes, set.size = slices.Clone(out), max(1, len(out)*set.rate)
 	return set
+}
+
+// shingleScratch holds the buffers shingles collects hashes in, so that
+// the sets it returns take no more than their hashes.
+var shingleScratch = sync.Pool{New: func() any { return new([]uint64) }}
+
+// sample keeps the shingles of the sample: those whose hash is 0 mod
+// sampleRate.
+func sample(hashes []uint64) []uint64 {
+	kept := hashes[:0]
+	for _, h := range hashes {
+		if h%sampleRate == 0 {
+			kept = append(kept, h)
+		}
+	}
+	return kept
 }
 
 func mix(a, b uint64) uint64 {
@@ -104,11 +134,63 @@ func mix(a, b uint64) uint64 {
 
 // allShingles computes every item's shingles in parallel; the result is
 // by index, so scheduling never shows. Pinned items have theirs too: they
-// are never dropped, but a later copy of one is.
+// are never dropped, but a later copy of one is. Each set keeps only the
+// shingles that may be in another set too (see shared).
 func allShingles(items []*item) []shingleSet {
 	out := make([]shingleSet, len(items))
 	parallel(len(items), func(i int) { out[i] = shingles(items[i].textAt(items[i].start)) })
+	shared(out)
 	return out
+}
+
+// shared drops from each set the shingles that are in no other set, all
+// of them but a few: they can never count towards an overlap (an overlap
+// is a shingle two parts share), so dedup decides exactly as with them,
+// and on a large tree most shingles are of one file only (five in six on
+// Go's). A shingle is kept when its slot in a table of 8 bits per shingle
+// has been hit twice: a shingle in two sets always is, one of one set
+// only when another hash falls in its slot. Sets keep their size and
+// rate, which the overlap is measured with; their hashes end up in one
+// array.
+func shared(sets []shingleSet) {
+	total := 0
+	for _, s := range sets {
+		total += len(s.hashes)
+	}
+	if total == 0 {
+		return
+	}
+	shift := 64 - bits.Len(uint(max(64, 8*total)-1)) // slot = top bits of the hash
+	once := make([]uint64, (1<<(64-shift))/64)
+	twice := make([]uint64, len(once))
+	slot := func(h uint64) (int, uint64) { i := h >> shift; return int(i / 64), 1 << (i % 64) }
+	for _, s := range sets {
+		for _, h := range s.hashes {
+			w, b := slot(h)
+			if once[w]&b != 0 {
+				twice[w] |= b
+			}
+			once[w] |= b
+		}
+	}
+	kept := 0
+	for _, s := range sets {
+		for _, h := range s.hashes {
+			if w, b := slot(h); twice[w]&b != 0 {
+				kept++
+			}
+		}
+	}
+	all := make([]uint64, 0, kept)
+	for i := range sets {
+		start := len(all)
+		for _, h := range sets[i].hashes {
+			if w, b := slot(h); twice[w]&b != 0 {
+				all = append(all, h)
+			}
+		}
+		sets[i].hashes = all[start:len(all):len(all)]
+	}
 }
 
 // dedup drops, in rank order, every part that repeats an earlier kept part:
@@ -117,11 +199,17 @@ func allShingles(items []*item) []shingleSet {
 // never dropped. It returns the kept items in the order given, and the
 // reasons for the rest.
 func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
-	overlap := threshold >= 0 && threshold < 1
 	var sets []shingleSet
-	if overlap {
+	if threshold >= 0 && threshold < 1 {
 		sets = allShingles(items)
 	}
+	return dedupSets(items, sets, threshold)
+}
+
+// dedupSets is dedup with the items' shingles given (nil when only exact
+// copies are dropped).
+func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*item, dropped []drop) {
+	overlap := sets != nil
 	byCID := make(map[string]*item, len(items))
 	// Postings: shingle → index into lists; each list is a chain of kept
 	// parts through slab, newest first.
@@ -129,7 +217,7 @@ func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
 	type node struct{ part, next int32 }
 	index := map[uint64]int32{}
 	var lists []list
-	var slab []node
+	slab := make([]node, 0, postings(sets))
 	var keptSets []shingleSet
 	var counts []int32 // shared shingles per kept part, reset after each part
 	var touched []int32
@@ -199,6 +287,16 @@ func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
 		}
 	}
 	return kept, dropped
+}
+
+// postings is the most nodes dedupSets can index: a node per shingle of
+// each set.
+func postings(sets []shingleSet) int {
+	n := 0
+	for _, s := range sets {
+		n += len(s.hashes)
+	}
+	return n
 }
 
 // drop records a part left out, and why.
