@@ -182,13 +182,25 @@ func NewNames(files []Defs) *Names {
 		}
 		dirs[i] = id
 	}
-	x.definers = definers
-	x.sc = &scope{fams: fams, dirs: dirs, private: private, prose: prose}
-	// Only names that can make an edge are looked up.
-	x.ids = make(map[string]int32, len(number))
+	// Only names that can make an edge are looked up and kept, numbered
+	// again in the same order (edge weights are summed in name order).
+	sc := &scope{fams: fams, dirs: dirs, private: private, prose: prose}
+	renum := make([]int32, len(definers))
+	kept := 0
+	for id := range definers {
+		renum[id] = -1
+		if sc.useful(int32(id), definers[id]) {
+			renum[id] = int32(kept)
+			definers[kept], private[kept], prose[kept] = definers[id], private[id], prose[id]
+			kept++
+		}
+	}
+	x.definers = slices.Clone(definers[:kept])
+	x.sc = &scope{fams: fams, dirs: dirs, private: slices.Clone(private[:kept]), prose: slices.Clone(prose[:kept])}
+	x.ids = make(map[string]int32, kept)
 	for s, id := range number {
-		if x.sc.useful(id, definers[id]) {
-			x.ids[s] = id
+		if r := renum[id]; r >= 0 {
+			x.ids[s] = r
 		}
 	}
 	x.own = make([][]int32, n)
