@@ -1,8 +1,10 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
 
 // Env is what the collector reads: the project's files and its git
@@ -78,12 +81,28 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, inputs, warnings, err := readParts(ctx, env.FS, listed, req.Ranked)
+	read, err := readAll(ctx, env.FS, listed, req.Ranked && req.Query == "")
 	if err != nil {
 		return nil, err
 	}
+	var warnings []string
 	for _, s := range skipped {
 		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
+	}
+	parts := make([]pack.Part, 0, len(read))
+	inputs := make([]project.Input, 0, len(read))
+	var defs []refgraph.Defs
+	for _, f := range read {
+		if f.err != nil {
+			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.path, f.err))
+			continue
+		}
+		if f.repaired {
+			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.path))
+		}
+		parts = append(parts, f.part(env.FS, req.Ranked))
+		inputs = append(inputs, project.Input{Path: f.path, CID: f.cid})
+		defs = append(defs, f.defs)
 	}
 	switch {
 	case req.Query != "":
@@ -93,7 +112,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		}
 		warnings = append(warnings, warns...)
 	case req.Ranked:
-		if err := rankByStructure(ctx, env.Root, parts); err != nil {
+		if err := rankByStructure(ctx, env.Root, parts, defs); err != nil {
 			return nil, err
 		}
 	case req.Changed:
@@ -114,18 +133,26 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 	}, nil
 }
 
-// readParts reads files in parallel and makes one part per file, in the
-// order given; the parallelism never reaches the output. With levels,
-// each part also gives its extractive summary and detailed levels (what
-// fitting to a budget lowers files to) through Part.More: the engine asks
-// for them only for the files it raises above their meta line.
-func readParts(ctx context.Context, fsys fs.FS, files []project.File, levels bool) ([]pack.Part, []project.Input, []string, error) {
-	type read struct {
-		text, cid string
-		repaired  bool
-		err       error
-	}
-	out := make([]read, len(files))
+// file is what the collector keeps of a file it read: what its part and
+// the state root need, and how to know the file again. Its text is not
+// kept: a part loads it when the engine needs it (see load).
+type file struct {
+	path     string
+	len      int    // bytes of the text (after U+FFFD repair)
+	lines    int    // project.CountLines
+	cid      string // project.ContentID of the text
+	sum      uint32 // CRC-32C of the text
+	repaired bool   // invalid UTF-8 was replaced
+	defs     refgraph.Defs
+	err      error
+}
+
+// readAll reads files on up to GOMAXPROCS goroutines and returns what it
+// found of each, in the order given: the parallelism never reaches the
+// output. With scan, it also finds what each file defines, for the
+// reference graph.
+func readAll(ctx context.Context, fsys fs.FS, files []project.File, scan bool) ([]file, error) {
+	out := make([]file, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range files {
@@ -133,39 +160,78 @@ func readParts(ctx context.Context, fsys fs.FS, files []project.File, levels boo
 			break
 		}
 		g.Go(func() error {
-			t, rep, err := project.ReadText(fsys, files[i].Path)
-			out[i] = read{text: t, repaired: rep, err: err}
-			if err == nil {
-				out[i].cid = project.ContentID(t)
+			f := &out[i]
+			f.path = files[i].Path
+			text, repaired, err := project.ReadText(fsys, f.path)
+			if err != nil {
+				f.err = err
+				return nil
+			}
+			f.len, f.lines, f.repaired = len(text), project.CountLines(text), repaired
+			f.cid, f.sum = project.ContentID(text), checksum(text)
+			if scan {
+				f.defs = refgraph.Scan(f.path, text)
 			}
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	parts := make([]pack.Part, 0, len(files))
-	inputs := make([]project.Input, 0, len(files))
-	var warnings []string
-	for i, f := range files {
-		r := out[i]
-		if r.err != nil {
-			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.Path, r.err))
-			continue
-		}
-		if r.repaired {
-			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.Path))
-		}
-		part := filePart(f.Path, r.text)
-		part.CID = r.cid
-		if levels {
-			part.More = codeLevels(f.Path)
-		}
-		parts = append(parts, part)
-		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})
+	return out, nil
+}
+
+// part is the file as a part: a meta line, and its full text through a
+// Loader; with levels, its summary and detailed levels through More.
+func (f *file) part(fsys fs.FS, levels bool) pack.Part {
+	lang, kind, score := classify(f.path)
+	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", cmp.Or(lang, "text"), f.lines, f.len)
+	part := pack.Part{
+		Key: f.path, Source: "file", Type: kind, Path: f.path, Lang: lang, Score: score,
+		Text:       map[pack.Level]string{pack.Meta: meta},
+		Loader:     &pack.Loader{Len: f.len, Load: loader(fsys, f.path, f.len, f.sum)},
+		Components: map[string]float64{"file_type": score},
+		CID:        f.cid,
 	}
-	return parts, inputs, warnings, nil
+	if f.lines > 0 {
+		part.Lines = [2]int{1, f.lines}
+	}
+	if levels {
+		part.More = codeLevels(f.path)
+	}
+	return part
+}
+
+// loader returns a function that reads the file at path again, as
+// readAll read it, and fails if its text is not the one read then: n
+// bytes with CRC-32C sum.
+func loader(fsys fs.FS, path string, n int, sum uint32) func() (string, error) {
+	return func() (string, error) {
+		text, _, err := project.ReadText(fsys, path)
+		if err != nil {
+			return "", err
+		}
+		if len(text) != n || checksum(text) != sum {
+			return "", fmt.Errorf("files: %s changed while it was packed", path)
+		}
+		return text, nil
+	}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checksum is the CRC-32C of text, which tells a file that changed between
+// two reads from one that did not.
+func checksum(text string) uint32 {
+	var buf [16 << 10]byte
+	sum := uint32(0)
+	for len(text) > 0 {
+		n := copy(buf[:], text)
+		sum = crc32.Update(sum, castagnoli, buf[:n])
+		text = text[n:]
+	}
+	return sum
 }

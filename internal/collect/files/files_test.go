@@ -19,6 +19,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 func mapFS(files map[string]string) fstest.MapFS {
@@ -59,9 +60,11 @@ func summarize(fsys fs.FS, parts []pack.Part) []summary {
 	out := make([]summary, len(parts))
 	for i, p := range parts {
 		data, _ := fs.ReadFile(fsys, p.Path)
+		text, err := p.Loader.Load()
 		out[i] = summary{
 			Key: p.Key, Type: p.Type, Lang: p.Lang, Meta: p.Text[pack.Meta], Lines: p.Lines,
-			Score: p.Score, Components: p.Components, Full: p.Text[pack.Full] == strings.ToValidUTF8(string(data), "\uFFFD"),
+			Score: p.Score, Components: p.Components,
+			Full: err == nil && text == strings.ToValidUTF8(string(data), "\uFFFD") && p.Loader.Len == len(text) && len(p.Text) == 1,
 		}
 	}
 	return out
@@ -152,8 +155,12 @@ func TestCollect(t *testing.T) {
 				if want, ok := tt.scores[p.Path]; ok && (p.Score != want || !maps.Equal(p.Components, map[string]float64{"relevance": want})) {
 					t.Errorf("%s: score %v, components %v; want relevance %v", p.Key, p.Score, p.Components, want)
 				}
-				inputs = append(inputs, project.Input{Path: p.Path, CID: project.ContentID(p.Text[pack.Full])})
-				if p.CID != project.ContentID(p.Text[pack.Full]) {
+				text, err := p.Loader.Load()
+				if err != nil {
+					t.Fatal(err)
+				}
+				inputs = append(inputs, project.Input{Path: p.Path, CID: project.ContentID(text)})
+				if p.CID != project.ContentID(text) {
 					t.Errorf("%s: cid %s is not the full text's", p.Key, p.CID)
 				}
 				if (p.More != nil) != tt.levels {
@@ -410,5 +417,63 @@ func TestUnitScore(t *testing.T) {
 		if got := unitScore(tt.in); got != tt.want {
 			t.Errorf("unitScore(%v) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestChangedWhilePacked: a part loads its file again, and fails when the
+// file is not the one read: changed, of another length, or gone.
+func TestChangedWhilePacked(t *testing.T) {
+	fsys := mapFS(map[string]string{"a.go": "package a\n", "b.go": "package b\n", "c.go": "package c\n"})
+	c, err := Collect(context.Background(), Env{FS: fsys}, Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["a.go"].Data = []byte("package x\n") // same length
+	fsys["b.go"].Data = []byte("package bb\n")
+	delete(fsys, "c.go")
+	for i, want := range []string{"files: a.go changed while it was packed", "files: b.go changed while it was packed", "project: read: open c.go"} {
+		if _, err := c.Parts[i].Loader.Load(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", c.Parts[i].Path, err, want)
+		}
+	}
+	// Under a budget the reference graph reads every file again.
+	fsys = mapFS(hubTree())
+	c, err = Collect(context.Background(), Env{FS: fsys}, Request{Ranked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pack.Assemble(c.Parts, pack.Options{Budget: 1000, Tokenizer: tokenizer.Approx{}}); err != nil {
+		t.Fatal(err)
+	}
+	fsys["z/hub.go"].Data = append(fsys["z/hub.go"].Data, '\n')
+	if _, err := pack.Assemble(c.Parts, pack.Options{Budget: 1000, Tokenizer: tokenizer.Approx{}}); err == nil || !strings.Contains(err.Error(), "z/hub.go changed") {
+		t.Errorf("assembling a changed file: %v", err)
+	}
+}
+
+// secondReadFS gives another text the second time one file is read.
+type secondReadFS struct {
+	fstest.MapFS
+	path  string
+	reads int
+}
+
+func (f *secondReadFS) ReadFile(name string) ([]byte, error) {
+	data, err := f.MapFS.ReadFile(name)
+	if name == f.path {
+		if f.reads++; f.reads > 1 {
+			data = append(data, "// changed\n"...)
+		}
+	}
+	return data, err
+}
+
+// TestChangedWhileRanked: under a budget the reference graph reads every
+// file twice; a file that changes in between fails the collection.
+func TestChangedWhileRanked(t *testing.T) {
+	fsys := &secondReadFS{MapFS: mapFS(hubTree()), path: "z/hub.go"}
+	_, err := Collect(context.Background(), Env{FS: fsys}, Request{Ranked: true})
+	if err == nil || !strings.Contains(err.Error(), "z/hub.go changed while it was packed") {
+		t.Fatalf("error %v", err)
 	}
 }

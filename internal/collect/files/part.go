@@ -1,34 +1,15 @@
 package files
 
 import (
-	"cmp"
 	"errors"
-	"fmt"
 	"maps"
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
-	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
 var errNoRelevance = errors.New("files: a query needs Request.Relevance")
-
-// filePart is a whole file as a part: full text, and a meta line.
-func filePart(p, text string) pack.Part {
-	lines := project.CountLines(text)
-	lang, kind, score := classify(p)
-	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", cmp.Or(lang, "text"), lines, len(text))
-	part := pack.Part{
-		Key: p, Source: "file", Type: kind, Path: p, Lang: lang, Score: score,
-		Text:       map[pack.Level]string{pack.Meta: meta, pack.Full: text},
-		Components: map[string]float64{"file_type": score},
-	}
-	if lines > 0 {
-		part.Lines = [2]int{1, lines}
-	}
-	return part
-}
 
 // codeLevels returns a Part.More that gives a file's extractive summary
 // and detailed levels (chunk.Levels) from its text.

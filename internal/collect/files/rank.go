@@ -3,6 +3,9 @@ package files
 import (
 	"context"
 	"math"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
@@ -43,12 +46,33 @@ func rankByQuery(ctx context.Context, parts []pack.Part, query string, relevance
 // rankByStructure scores each part by the weighted mean of "centrality",
 // "recency" (when the tree has git history; 0 for files git does not
 // know) and "file_type", each in millionths in the part's Components.
-func rankByStructure(ctx context.Context, root string, parts []pack.Part) error {
-	files := make([]refgraph.File, len(parts))
+func rankByStructure(ctx context.Context, root string, parts []pack.Part, defs []refgraph.Defs) error {
+	// The graph needs what each file defines (read already) and what it
+	// uses: each file is read again, in parallel, and its uses kept.
+	names := refgraph.NewNames(defs)
+	uses := make([]refgraph.Uses, len(parts))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range parts {
-		files[i] = refgraph.File{Path: parts[i].Path, Text: parts[i].Text[pack.Full]}
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			text, err := parts[i].Loader.Load()
+			if err != nil {
+				return err
+			}
+			uses[i] = names.Uses(parts[i].Path, text)
+			return nil
+		})
 	}
-	main := refgraph.Build(files).Centrality()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	main := names.Graph(uses).Centrality()
 	changed, err := lastChanged(ctx, root, parts)
 	if err != nil {
 		return err
