@@ -150,8 +150,7 @@ func allShingles(items []*item) []shingleSet {
 // Go's). A shingle is kept when its slot in a table of 8 bits per shingle
 // has been hit twice: a shingle in two sets always is, one of one set
 // only when another hash falls in its slot. Sets keep their size and
-// rate, which the overlap is measured with; their hashes end up in one
-// array.
+// rate, which the overlap is measured with.
 func shared(sets []shingleSet) {
 	total := 0
 	for _, s := range sets {
@@ -173,23 +172,14 @@ func shared(sets []shingleSet) {
 			once[w] |= b
 		}
 	}
-	kept := 0
-	for _, s := range sets {
-		for _, h := range s.hashes {
-			if w, b := slot(h); twice[w]&b != 0 {
-				kept++
-			}
-		}
-	}
-	all := make([]uint64, 0, kept)
 	for i := range sets {
-		start := len(all)
+		kept := sets[i].hashes[:0]
 		for _, h := range sets[i].hashes {
 			if w, b := slot(h); twice[w]&b != 0 {
-				all = append(all, h)
+				kept = append(kept, h)
 			}
 		}
-		sets[i].hashes = all[start:len(all):len(all)]
+		sets[i].hashes = kept
 	}
 }
 
@@ -207,59 +197,63 @@ func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
 }
 
 // dedupSets is dedup with the items' shingles given (nil when only exact
-// copies are dropped).
+// copies are dropped). It consumes the sets' hashes.
 func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*item, dropped []drop) {
-	overlap := sets != nil
+	var x postings
+	if sets != nil {
+		x = index(sets)
+	}
 	byCID := make(map[string]*item, len(items))
-	// Postings: shingle → index into lists; each list is a chain of kept
-	// parts through slab, newest first.
-	type list struct{ head, n int32 }
-	type node struct{ part, next int32 }
-	index := map[uint64]int32{}
-	var lists []list
-	slab := make([]node, 0, postings(sets))
-	var keptSets []shingleSet
-	var counts []int32 // shared shingles per kept part, reset after each part
+	keptAt := make([]int32, len(items)) // position in kept, -1 if dropped
+	var counts []int32                  // shingles shared with each item, reset after each item
 	var touched []int32
-	var found []int32 // the list of each of the part's shingles, -1 if none
+	var near [maxPosting]int32
 	for i, it := range items {
+		keptAt[i] = -1
 		if first, ok := byCID[it.cid]; ok && !it.Pinned {
 			dropped = append(dropped, drop{it: it, reason: "duplicate of " + first.Key})
 			continue
 		}
-		var set shingleSet
-		if overlap {
-			set = sets[i]
-		}
-		found = found[:0]
-		for _, s := range set.hashes {
-			l, ok := index[s]
-			if !ok {
-				found = append(found, -1)
-				continue
-			}
-			found = append(found, l)
-			if lists[l].n >= maxPosting {
-				continue
-			}
-			for n := lists[l].head; n >= 0; n = slab[n].next {
-				k := slab[n].part
-				if counts[k] == 0 {
-					touched = append(touched, k)
-				}
-				counts[k]++
-			}
-		}
 		best, bestOverlap := int32(-1), 0.0
-		for _, k := range touched {
-			other := keptSets[k]
-			o := float64(counts[k]) * float64(max(set.rate, other.rate)) / float64(min(set.size, other.size))
-			if o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
-				best, bestOverlap = k, o
+		if sets != nil {
+			if counts == nil {
+				counts = make([]int32, len(items))
 			}
-			counts[k] = 0
+			for _, sh := range x.of(i) {
+				// The kept items before this one that have the shingle:
+				// counted when there are fewer than maxPosting (a
+				// shingle that many parts have says nothing).
+				n := 0
+				for _, j := range x.has(sh) {
+					if j == int32(i) || n == maxPosting {
+						break
+					}
+					if keptAt[j] >= 0 {
+						near[n] = j
+						n++
+					}
+				}
+				if n == maxPosting {
+					continue
+				}
+				for _, j := range near[:n] {
+					if counts[j] == 0 {
+						touched = append(touched, j)
+					}
+					counts[j]++
+				}
+			}
+			set := sets[i]
+			for _, j := range touched {
+				other := sets[j]
+				o := float64(counts[j]) * float64(max(set.rate, other.rate)) / float64(min(set.size, other.size))
+				if k := keptAt[j]; o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
+					best, bestOverlap = k, o
+				}
+				counts[j] = 0
+			}
+			touched = touched[:0]
 		}
-		touched = touched[:0]
 		if best >= 0 && !it.Pinned {
 			dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("overlaps %s (%.2f)", kept[best].Key, min(bestOverlap, 1))})
 			continue
@@ -267,36 +261,59 @@ func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*ite
 		if _, ok := byCID[it.cid]; !ok {
 			byCID[it.cid] = it
 		}
-		k := int32(len(kept))
+		keptAt[i] = int32(len(kept))
 		kept = append(kept, it)
-		keptSets = append(keptSets, set)
-		counts = append(counts, 0)
-		for j, s := range set.hashes {
-			l := found[j]
-			if l < 0 {
-				l = int32(len(lists))
-				lists = append(lists, list{head: -1})
-				index[s] = l
-			}
-			if lists[l].n >= maxPosting {
-				continue
-			}
-			slab = append(slab, node{part: k, next: lists[l].head})
-			lists[l].head = int32(len(slab) - 1)
-			lists[l].n++
-		}
 	}
 	return kept, dropped
 }
 
-// postings is the most nodes dedupSets can index: a node per shingle of
-// each set.
-func postings(sets []shingleSet) int {
-	n := 0
+// postings numbers the shingles of the items' sets and lists, for each,
+// the items that have it, in item order.
+type postings struct {
+	shingles, shStart []int32 // item i's: shingles[shStart[i]:shStart[i+1]]
+	items, itStart    []int32 // shingle s's: items[itStart[s]:itStart[s+1]]
+}
+
+func (x *postings) of(i int) []int32    { return x.shingles[x.shStart[i]:x.shStart[i+1]] }
+func (x *postings) has(s int32) []int32 { return x.items[x.itStart[s]:x.itStart[s+1]] }
+
+// index makes the postings of sets, dropping each set's hashes once it is
+// numbered.
+func index(sets []shingleSet) postings {
+	total := 0
 	for _, s := range sets {
-		n += len(s.hashes)
+		total += len(s.hashes)
 	}
-	return n
+	x := postings{shingles: make([]int32, 0, total), shStart: make([]int32, len(sets)+1)}
+	number := make(map[uint64]int32, total/4)
+	for i := range sets {
+		for _, h := range sets[i].hashes {
+			n, ok := number[h]
+			if !ok {
+				n = int32(len(number))
+				number[h] = n
+			}
+			x.shingles = append(x.shingles, n)
+		}
+		x.shStart[i+1] = int32(len(x.shingles))
+		sets[i].hashes = nil
+	}
+	x.itStart = make([]int32, len(number)+1)
+	for _, n := range x.shingles {
+		x.itStart[n+1]++
+	}
+	for n := range len(number) {
+		x.itStart[n+1] += x.itStart[n]
+	}
+	x.items = make([]int32, len(x.shingles))
+	fill := slices.Clone(x.itStart[:len(number)])
+	for i := range sets {
+		for _, n := range x.of(i) {
+			x.items[fill[n]] = int32(i)
+			fill[n]++
+		}
+	}
+	return x
 }
 
 // drop records a part left out, and why.
