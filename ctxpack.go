@@ -3,6 +3,7 @@ package ctxpack
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -252,23 +253,59 @@ func (p *Project) window(req Request) (int, Reserves) {
 // file (source, tests, docs, config) and path unless req.Query asks for a
 // ranking. The collector is internal/collect/files.
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
+	parts, o, err := p.packParts(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pack.Assemble(parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// PackTo is Pack writing the output to w. When nothing is fitted to a
+// budget (no budget, or --overflow allow) and the format is not json, the
+// output is written as it is rendered, a few files at a time, and its
+// content is not kept: memory does not grow with the size of the output.
+// Otherwise the output is fitted, verified and then written. Either way
+// the bytes written are Pack's Output, and the Result has no Output; when
+// the output was written as it was rendered, its Plan has no Content.
+// When PackTo fails after it started writing, part of the output has been
+// written.
+func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result, error) {
+	parts, o, err := p.packParts(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pack.AssembleTo(w, parts, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Plan: res.Plan}, nil
+}
+
+// packParts resolves a pack request into engine options, the
+// configuration and the pack defaults filling what it leaves empty, and
+// collects its parts (internal/collect/files).
+func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack.Options, error) {
 	unbudgeted := p.unbudgeted(req)
 	if unbudgeted && req.Overflow == "" {
 		req.Overflow = string(pack.Allow)
 	}
 	o, err := p.options(req)
 	if err != nil {
-		return nil, err
+		return nil, o, err
 	}
 	if unbudgeted {
 		if o.Overflow != pack.Allow {
-			return nil, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
+			return nil, o, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
 		}
 		o.Budget = 0
 	}
 	roots, err := p.roots(req.Paths)
 	if err != nil {
-		return nil, err
+		return nil, o, err
 	}
 	ranked := !unbudgeted || req.Query != ""
 	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: p.Config.Walk.Options()}, files.Request{
@@ -290,7 +327,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 		},
 	})
 	if err != nil {
-		return nil, err
+		return nil, o, err
 	}
 	if ranked {
 		o.PreferRecent = false // recency is one of the factors already
@@ -300,11 +337,7 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
 	slices.Sort(o.Warnings)
 	p.setMetadata(req, &o)
-	res, err := pack.Assemble(c.Parts, o)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Plan: res.Plan, Output: res.Output}, nil
+	return c.Parts, o, nil
 }
 
 func (p *Project) includeMetadata(req Request) bool {

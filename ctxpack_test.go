@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -226,5 +227,44 @@ func TestPartTypes(t *testing.T) {
 		if want := partType[kind]; packed != want && !(packed == "source" && want == "code") {
 			t.Errorf("%s: packed as %s, retrieved as %s", kind, packed, want)
 		}
+	}
+}
+
+// TestPackTo: PackTo writes what Pack outputs, with Pack's plan (without
+// the content when it was written as it was rendered), in every format,
+// with and without a budget.
+func TestPackTo(t *testing.T) {
+	p, err := Open(writeProject(t, demoFiles()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed := 0
+	for _, format := range []string{"text", "markdown", "doc", "xml", "json", "mdctx"} {
+		for _, req := range []Request{{}, {Budget: 200}, {Budget: 200, Overflow: "allow"}} {
+			req.Format = format
+			want, err := p.Pack(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w strings.Builder
+			got, err := p.PackTo(context.Background(), req, &w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.String() != string(want.Output) || got.Output != nil {
+				t.Errorf("%s %+v: PackTo wrote other bytes, or returned them", format, req)
+			}
+			plan := want.Plan
+			if got.Plan.Content == "" {
+				plan.Content = ""
+				streamed++
+			}
+			if !reflect.DeepEqual(plan, got.Plan) {
+				t.Errorf("%s %+v: PackTo's plan differs from Pack's", format, req)
+			}
+		}
+	}
+	if streamed == 0 {
+		t.Error("no output was written as it was rendered")
 	}
 }
