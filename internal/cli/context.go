@@ -167,7 +167,12 @@ func (o *assembleOptions) assemble(ctx context.Context, req ctxpack.Request) (*c
 		}
 		return res, p, err
 	}
-	res, err := p.Pack(ctx, req)
+	if o.toEvidence != "" {
+		res, err := p.Pack(ctx, req)
+		return res, p, err
+	}
+	// Written as it is rendered when nothing is fitted: res has no Output.
+	res, err := p.PackTo(ctx, req, o.ios.Out)
 	return res, p, err
 }
 
