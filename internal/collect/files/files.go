@@ -91,7 +91,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 	}
 	parts := make([]pack.Part, 0, len(read))
 	inputs := make([]project.Input, 0, len(read))
-	var defs []refgraph.Defs
+	kept := read[:0]
 	for _, f := range read {
 		if f.err != nil {
 			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.path, f.err))
@@ -102,7 +102,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		}
 		parts = append(parts, f.part(env.FS, req.Ranked))
 		inputs = append(inputs, project.Input{Path: f.path, CID: f.cid})
-		defs = append(defs, f.defs)
+		kept = append(kept, f)
 	}
 	switch {
 	case req.Query != "":
@@ -112,7 +112,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		}
 		warnings = append(warnings, warns...)
 	case req.Ranked:
-		if err := rankByStructure(ctx, env.Root, parts, defs); err != nil {
+		if err := rankByStructure(ctx, env, parts, kept); err != nil {
 			return nil, err
 		}
 	case req.Changed:
@@ -206,19 +206,24 @@ func (f *file) part(fsys fs.FS, levels bool) pack.Part {
 }
 
 // loader returns a function that reads the file at path again, as
-// readAll read it, and fails if its text is not the one read then: n
-// bytes with CRC-32C sum.
+// readAll read it, and fails if its text is not the one read then.
 func loader(fsys fs.FS, path string, n int, sum uint32) func() (string, error) {
 	return func() (string, error) {
 		text, _, err := project.ReadText(fsys, path)
 		if err != nil {
 			return "", err
 		}
-		if len(text) != n || checksum(text) != sum {
-			return "", fmt.Errorf("files: %s changed while it was packed", path)
-		}
-		return text, nil
+		return text, same(path, text, n, sum)
 	}
+}
+
+// same fails when text is not the text of the file at path read first:
+// n bytes with CRC-32C sum.
+func same(path, text string, n int, sum uint32) error {
+	if len(text) != n || checksum(text) != sum {
+		return fmt.Errorf("files: %s changed while it was packed", path)
+	}
+	return nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -310,22 +311,35 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// unreadableFS fails to read one file whole, while the walk can still
-// open it.
-type unreadableFS struct {
+// nthOpenFS opens one file as open says, by how many times it has been
+// opened (the walk opens every file once, to tell binary files apart).
+type nthOpenFS struct {
 	fstest.MapFS
-	bad string
+	path  string
+	open  func(n int) (fs.File, error)
+	mu    sync.Mutex
+	opens int
 }
 
-func (f unreadableFS) ReadFile(name string) ([]byte, error) {
-	if name == f.bad {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrPermission}
+func (f *nthOpenFS) Open(name string) (fs.File, error) {
+	if name != f.path {
+		return f.MapFS.Open(name)
 	}
-	return f.MapFS.ReadFile(name)
+	f.mu.Lock()
+	f.opens++
+	n := f.opens
+	f.mu.Unlock()
+	return f.open(n)
 }
 
 func TestUnreadableAndCanceled(t *testing.T) {
-	fsys := unreadableFS{MapFS: mapFS(hubTree()), bad: "b/b.go"}
+	tree := mapFS(hubTree())
+	fsys := &nthOpenFS{MapFS: tree, path: "b/b.go", open: func(n int) (fs.File, error) {
+		if n > 1 {
+			return nil, &fs.PathError{Op: "open", Path: "b/b.go", Err: fs.ErrPermission}
+		}
+		return tree.Open("b/b.go")
+	}}
 	c, err := Collect(context.Background(), Env{FS: fsys}, Request{})
 	if err != nil {
 		t.Fatal(err)
@@ -451,27 +465,16 @@ func TestChangedWhilePacked(t *testing.T) {
 	}
 }
 
-// secondReadFS gives another text the second time one file is read.
-type secondReadFS struct {
-	fstest.MapFS
-	path  string
-	reads int
-}
-
-func (f *secondReadFS) ReadFile(name string) ([]byte, error) {
-	data, err := f.MapFS.ReadFile(name)
-	if name == f.path {
-		if f.reads++; f.reads > 1 {
-			data = append(data, "// changed\n"...)
-		}
-	}
-	return data, err
-}
-
 // TestChangedWhileRanked: under a budget the reference graph reads every
 // file twice; a file that changes in between fails the collection.
 func TestChangedWhileRanked(t *testing.T) {
-	fsys := &secondReadFS{MapFS: mapFS(hubTree()), path: "z/hub.go"}
+	tree := mapFS(hubTree())
+	fsys := &nthOpenFS{MapFS: tree, path: "z/hub.go", open: func(n int) (fs.File, error) {
+		if n > 2 { // after the walk's and the first read's
+			return fstest.MapFS{"z/hub.go": {Data: append(slices.Clone(tree["z/hub.go"].Data), "// changed\n"...)}}.Open("z/hub.go")
+		}
+		return tree.Open("z/hub.go")
+	}}
 	_, err := Collect(context.Background(), Env{FS: fsys}, Request{Ranked: true})
 	if err == nil || !strings.Contains(err.Error(), "z/hub.go changed while it was packed") {
 		t.Fatalf("error %v", err)

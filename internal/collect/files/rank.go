@@ -46,23 +46,30 @@ func rankByQuery(ctx context.Context, parts []pack.Part, query string, relevance
 // rankByStructure scores each part by the weighted mean of "centrality",
 // "recency" (when the tree has git history; 0 for files git does not
 // know) and "file_type", each in millionths in the part's Components.
-func rankByStructure(ctx context.Context, root string, parts []pack.Part, defs []refgraph.Defs) error {
+func rankByStructure(ctx context.Context, env Env, parts []pack.Part, files []file) error {
 	// The graph needs what each file defines (read already) and what it
 	// uses: each file is read again, in parallel, and its uses kept.
+	defs := make([]refgraph.Defs, len(files))
+	for i := range files {
+		defs[i], files[i].defs = files[i].defs, refgraph.Defs{}
+	}
 	names := refgraph.NewNames(defs)
-	uses := make([]refgraph.Uses, len(parts))
+	uses := make([]refgraph.Uses, len(files))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range parts {
+	for i, f := range files {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			text, err := parts[i].Loader.Load()
+			text, _, err := project.ReadText(env.FS, f.path)
+			if err == nil {
+				err = same(f.path, text, f.len, f.sum)
+			}
 			if err != nil {
 				return err
 			}
-			uses[i] = names.Uses(parts[i].Path, text)
+			uses[i] = names.Uses(f.path, text)
 			return nil
 		})
 	}
@@ -73,7 +80,7 @@ func rankByStructure(ctx context.Context, root string, parts []pack.Part, defs [
 		return err
 	}
 	main := names.Graph(uses).Centrality()
-	changed, err := lastChanged(ctx, root, parts)
+	changed, err := lastChanged(ctx, env.Root, parts)
 	if err != nil {
 		return err
 	}
