@@ -92,7 +92,7 @@ func Build(files []File) *Graph {
 	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
 	defs := make([]Defs, len(files))
 	forEach(len(files), func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
-		defs[i] = scan(files[i].Path, files[i].Text)
+		defs[i] = Scan(files[i].Path, files[i].Text)
 	})
 	names := NewNames(defs)
 	uses := make([]Uses, len(files))
@@ -107,22 +107,28 @@ func Build(files []File) *Graph {
 type Defs struct {
 	path  string
 	fam   string
-	names []string // distinct, sorted
+	names string // distinct, sorted, each followed by a newline
+}
+
+// each calls f with each of the names.
+func (d *Defs) each(f func(name string)) {
+	for rest := d.names; rest != ""; {
+		i := strings.IndexByte(rest, '\n')
+		f(rest[:i])
+		rest = rest[i+1:]
+	}
 }
 
 // Scan returns the names a file defines. It holds nothing of text; it is
 // safe for concurrent use.
 func Scan(path, text string) Defs {
-	d := scan(path, text)
-	for i, n := range d.names {
-		d.names[i] = strings.Clone(n)
-	}
-	return d
-}
-
-func scan(path, text string) Defs {
 	fam := family(path)
-	return Defs{path: path, fam: fam, names: definitions(fam, text)}
+	var b strings.Builder
+	for _, name := range definitions(fam, text) {
+		b.WriteString(name)
+		b.WriteByte('\n')
+	}
+	return Defs{path: path, fam: fam, names: b.String()}
 }
 
 // Names are the names the files of a graph define and the scope of each:
@@ -152,14 +158,14 @@ func NewNames(files []Defs) *Names {
 	// deterministic: files in path order, each file's names sorted.
 	total := 0
 	for _, f := range files {
-		total += len(f.names)
+		total += strings.Count(f.names, "\n")
 	}
 	number := make(map[string]int32, total/2)
 	definers := make([][]int32, 0, total/2) // by name: files, in path order
 	private := make([]bool, 0, total/2)     // by name: unexported in Go
 	prose := make([]bool, 0, total/2)       // by name: could be a word
 	for i, f := range files {
-		for _, s := range f.names {
+		f.each(func(s string) {
 			id, ok := number[s]
 			if !ok {
 				id = int32(len(definers))
@@ -169,7 +175,7 @@ func NewNames(files []Defs) *Names {
 				prose = append(prose, proseWord(s))
 			}
 			definers[id] = append(definers[id], int32(i))
-		}
+		})
 	}
 	dirs := make([]int32, n) // files in one directory have one number
 	dirID := map[string]int32{}
@@ -200,16 +206,16 @@ func NewNames(files []Defs) *Names {
 	x.ids = make(map[string]int32, kept)
 	for s, id := range number {
 		if r := renum[id]; r >= 0 {
-			x.ids[s] = r
+			x.ids[strings.Clone(s)] = r // not the files' strings of names, which go
 		}
 	}
 	x.own = make([][]int32, n)
 	for i, f := range files {
-		for _, s := range f.names {
+		f.each(func(s string) {
 			if id, ok := x.ids[s]; ok {
 				x.own[i] = append(x.own[i], id)
 			}
-		}
+		})
 		slices.Sort(x.own[i])
 	}
 	return x
