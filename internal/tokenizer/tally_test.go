@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -104,5 +105,54 @@ func TestTallyHoldsOnePiece(t *testing.T) {
 	}
 	if got := NewTally(tok).Total(); got != 0 {
 		t.Errorf("empty tally: %d", got)
+	}
+}
+
+// BenchmarkTally counts net/http's files rendered as the xml format
+// renders them: whole (Count of the joined text) and piece by piece
+// through a Tally, with the pieces' counts unknown and known.
+func BenchmarkTally(b *testing.B) {
+	tok, err := Get("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	var pieces []string
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && !e.IsDir() {
+			pieces = append(pieces, "<document>\n<source>"+e.Name()+"</source>\n<document_content>\n"+string(data)+"</document_content>\n</document>\n")
+		}
+	}
+	whole := strings.Join(pieces, "")
+	counts := make([]int, len(pieces))
+	for i, p := range pieces {
+		counts[i] = tok.Count(p)
+	}
+	b.SetBytes(int64(len(whole)))
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			tok.Count(whole)
+		}
+	})
+	for _, known := range []bool{false, true} {
+		b.Run(fmt.Sprintf("tally/known=%v", known), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c := NewTally(tok)
+				for i, p := range pieces {
+					n := -1
+					if known {
+						n = counts[i]
+					}
+					c.Add(p, n)
+				}
+				c.Total()
+			}
+		})
 	}
 }
