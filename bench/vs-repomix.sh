@@ -68,4 +68,5 @@ echo
 echo "repomix summary:"
 "$repomix" "$tree" -o "$work/repomix3.xml" 2>&1 | grep -E 'Total (Files|Tokens|Chars)' | sed 's/^/  /' || true
 echo "ctxpack (pack --format json, no budget):"
-"$work/ctxpack" -C "$tree" pack --no-record --format json 2>/dev/null | grep -m2 -E '"(total_tokens|budget)"' | sed 's/^ */  /'
+"$work/ctxpack" -C "$tree" pack --no-record --format json >"$work/plan.json" 2>/dev/null
+grep -m2 -E '"(total_tokens|budget)"' "$work/plan.json" | sed 's/^ */  /'
