@@ -147,10 +147,11 @@ func allShingles(items []*item) []shingleSet {
 // of them but a few: they can never count towards an overlap (an overlap
 // is a shingle two parts share), so dedup decides exactly as with them,
 // and on a large tree most shingles are of one file only (five in six on
-// Go's). A shingle is kept when its slot in a table of 8 bits per shingle
-// has been hit twice: a shingle in two sets always is, one of one set
-// only when another hash falls in its slot. Sets keep their size and
-// rate, which the overlap is measured with.
+// Go's). A shingle is kept when its slot in a table of eight slots per
+// shingle (picked by the top bits of its hash; a bit for "hit once" and
+// one for "hit twice") has been hit twice: a shingle in two sets always
+// is, one of one set only when another hash falls in its slot. Sets keep
+// their size and rate, which the overlap is measured with.
 func shared(sets []shingleSet) {
 	total := 0
 	for _, s := range sets {
