@@ -3,22 +3,16 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
-	"sync"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/collect/files"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
-	"github.com/ctxpack/ctxpack/internal/rank"
-	"github.com/ctxpack/ctxpack/internal/refgraph"
 	"github.com/ctxpack/ctxpack/internal/render"
-	"github.com/ctxpack/ctxpack/internal/retrieve"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
@@ -255,71 +249,18 @@ func (p *Project) window(req Request) (int, Reserves) {
 }
 
 // Pack assembles every file under req.Paths, degraded by level to fit.
-// Under a budget, files are ranked by structure (rankParts): how central
-// they are in the graph of references between files, how recently they
-// changed, and their kind; with req.Query, by their relevance to it
-// instead of their centrality. With no budget in the request or the
-// configuration, every file is packed whole with exact counts (the allow
-// strategy, no limit), ranked by kind of file (source, tests, docs,
-// config) and path unless req.Query asks for a ranking.
+// Under a budget, files are ranked by structure: how central they are in
+// the graph of references between files, how recently they changed, and
+// their kind; with req.Query, by their relevance to it instead. With no
+// budget in the request or the configuration, every file is packed whole
+// with exact counts (the allow strategy, no limit), ranked by kind of
+// file (source, tests, docs, config) and path unless req.Query asks for a
+// ranking. The collector is internal/collect/files.
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
-	unbudgeted := p.unbudgeted(req)
-	if unbudgeted && req.Overflow == "" {
-		req.Overflow = string(pack.Allow)
-	}
-	o, err := p.options(req)
+	parts, o, err := p.packParts(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if unbudgeted {
-		if o.Overflow != pack.Allow {
-			return nil, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
-		}
-		o.Budget = 0
-	}
-	roots, err := p.roots(req.Paths)
-	if err != nil {
-		return nil, err
-	}
-	files, skipped, err := project.Walk(p.FS, roots, project.WalkOptions{
-		MaxFileBytes:  p.Config.Walk.MaxFileBytes,
-		IncludeHidden: p.Config.Walk.IncludeHidden,
-		Reverse:       req.ReverseWalk,
-	})
-	if err != nil {
-		return nil, err
-	}
-	parts, inputs, warns, err := p.fileParts(ctx, files, !unbudgeted)
-	if err != nil {
-		return nil, err
-	}
-	warnings := slices.Clone(p.Warnings)
-	for _, s := range skipped {
-		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
-	}
-	warnings = append(warnings, warns...)
-	switch {
-	case !unbudgeted || req.Query != "":
-		warns, err := p.rankParts(ctx, parts, req.Query, req.Index)
-		if err != nil {
-			return nil, err
-		}
-		warnings = append(warnings, warns...)
-		o.PreferRecent = false // recency is one of the factors already
-	case o.PreferRecent:
-		changed, err := p.lastChanged(ctx, parts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range parts {
-			parts[i].Changed = changed[parts[i].Path]
-		}
-	}
-	slices.Sort(warnings)
-	o.Mode, o.Target = "pack", strings.Join(roots, " ")
-	o.StateRoot = project.StateRoot(inputs)
-	o.Warnings = warnings
-	p.setMetadata(req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
 		return nil, err
@@ -327,95 +268,80 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
 }
 
-// The weights of the factors that rank the files of a pack under a budget:
-// a file's score is the weighted mean of its factors, each in [0, 1]. The
-// main factor is the file's centrality in the graph of references between
-// the files (internal/refgraph). Recency is left out, and the other
-// weights renormalized, when git knows none of the files.
-const (
-	weightMain     = 0.6 // centrality
-	weightRecency  = 0.3 // 0.5^(days older than the newest file / 7)
-	weightFileType = 0.1 // classify: the aiwg seed's priority of the file's kind
-)
-
-// rankParts scores the parts of a pack under a budget or with a query and
-// puts each factor, in millionths, in their Components. With a query a
-// file's score is its retrieval relevance ("relevance"; 0 for files the
-// query does not match), which already weighs file type, recency and the
-// rest. Otherwise it is the weighted mean of "centrality", "recency"
-// (when the tree has git history; 0 for files git does not know) and
-// "file_type".
-func (p *Project) rankParts(ctx context.Context, parts []pack.Part, query string, idx IndexOptions) ([]string, error) {
-	if query != "" {
-		texts := make(map[string]string, len(parts))
-		for _, pt := range parts {
-			texts[pt.Path] = pt.Text[pack.Full]
-		}
-		files, warnings, err := p.rankFiles(ctx, query, idx, texts)
-		if err != nil {
-			return nil, err
-		}
-		rel := make(map[string]float64, len(files))
-		for _, f := range files {
-			rel[f.Path] = f.Relevance
-		}
-		for i := range parts {
-			r := unitScore(rel[parts[i].Path])
-			parts[i].Components = map[string]float64{"relevance": r}
-			parts[i].Score = r
-		}
-		return warnings, nil
-	}
-	files := make([]refgraph.File, len(parts))
-	for i := range parts {
-		files[i] = refgraph.File{Path: parts[i].Path, Text: parts[i].Text[pack.Full]}
-	}
-	mainName, main := "centrality", refgraph.Build(files).Centrality()
-	changed, err := p.lastChanged(ctx, parts)
+// PackTo is Pack writing the output to w. When nothing is fitted to a
+// budget (no budget, or --overflow allow) and the format is not json, the
+// output is written as it is rendered, a few files at a time, and its
+// content is not kept: memory does not grow with the size of the output.
+// Otherwise the output is fitted, verified and then written. Either way
+// the bytes written are Pack's Output, and the Result has no Output; when
+// the output was written as it was rendered, its Plan has no Content.
+// When PackTo fails after it started writing, part of the output has been
+// written.
+func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result, error) {
+	parts, o, err := p.packParts(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	var newest int64
-	for _, t := range changed {
-		newest = max(newest, t)
+	res, err := pack.AssembleTo(w, parts, o)
+	if err != nil {
+		return nil, err
 	}
-	for i := range parts {
-		pt := &parts[i]
-		fileType := pt.Components["file_type"]
-		m := unitScore(main[pt.Path])
-		pt.Components = map[string]float64{"file_type": fileType, mainName: m}
-		// float64() rounds each product: no platform may fuse them into
-		// a multiply-add, so the score is the same on every machine.
-		sum, weights := float64(weightMain*m)+float64(weightFileType*fileType), weightMain+weightFileType
-		if newest > 0 {
-			r := 0.0
-			if t := changed[pt.Path]; t > 0 {
-				r = unitScore(math.Pow(0.5, float64(newest-t)/86400/7))
-			}
-			pt.Components["recency"] = r
-			sum, weights = sum+float64(weightRecency*r), weights+weightRecency
+	return &Result{Plan: res.Plan}, nil
+}
+
+// packParts resolves a pack request into engine options, the
+// configuration and the pack defaults filling what it leaves empty, and
+// collects its parts (internal/collect/files).
+func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack.Options, error) {
+	unbudgeted := p.unbudgeted(req)
+	if unbudgeted && req.Overflow == "" {
+		req.Overflow = string(pack.Allow)
+	}
+	o, err := p.options(req)
+	if err != nil {
+		return nil, o, err
+	}
+	if unbudgeted {
+		if o.Overflow != pack.Allow {
+			return nil, o, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
 		}
-		pt.Score = sum / weights
+		o.Budget = 0
 	}
-	return nil, nil
-}
-
-// unitScore clamps a factor to [0, 1] (NaN is 0) and rounds it to
-// millionths, so that the components reported are the ones scored.
-func unitScore(x float64) float64 {
-	if !(x > 0) {
-		return 0
+	roots, err := p.roots(req.Paths)
+	if err != nil {
+		return nil, o, err
 	}
-	return rank.Round(min(x, 1))
-}
-
-// lastChanged is git's last commit time of each part's file.
-func (p *Project) lastChanged(ctx context.Context, parts []pack.Part) (map[string]int64, error) {
-	want := make(map[string]bool, len(parts))
-	for _, pt := range parts {
-		want[pt.Path] = true
+	ranked := !unbudgeted || req.Query != ""
+	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: p.Config.Walk.Options()}, files.Request{
+		Roots:   roots,
+		Ranked:  !unbudgeted,
+		Query:   req.Query,
+		Changed: o.PreferRecent && !ranked,
+		Reverse: req.ReverseWalk,
+		Relevance: func(ctx context.Context, query string) (map[string]float64, []string, error) {
+			hits, warnings, err := p.rankFiles(ctx, query, req.Index, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			rel := make(map[string]float64, len(hits))
+			for _, f := range hits {
+				rel[f.Path] = f.Relevance
+			}
+			return rel, warnings, nil
+		},
+	})
+	if err != nil {
+		return nil, o, err
 	}
-	return project.LastChanged(ctx, p.Root, want)
+	if ranked {
+		o.PreferRecent = false // recency is one of the factors already
+	}
+	o.Mode, o.Target = "pack", c.Target
+	o.StateRoot = c.StateRoot
+	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
+	slices.Sort(o.Warnings)
+	p.setMetadata(req, &o)
+	return c.Parts, o, nil
 }
 
 func (p *Project) includeMetadata(req Request) bool {
@@ -455,112 +381,6 @@ func (p *Project) roots(paths []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
-}
-
-// fileParts reads files in parallel and makes one part per file, in the
-// order given; the parallelism never reaches the output. With levels, each
-// part can also give its extractive summary and detailed levels (what
-// fitting to a budget lowers files to), through Part.More: the engine asks
-// for them only for the files it raises above their meta line.
-func (p *Project) fileParts(ctx context.Context, files []project.File, levels bool) ([]pack.Part, []project.Input, []string, error) {
-	type read struct {
-		text, cid string
-		repaired  bool
-		err       error
-	}
-	out := make([]read, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				t, rep, err := project.ReadText(p.FS, files[i].Path)
-				out[i] = read{text: t, repaired: rep, err: err}
-				if err == nil {
-					out[i].cid = project.ContentID(t)
-				}
-			}
-		})
-	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, err
-	}
-	parts := make([]pack.Part, 0, len(files))
-	inputs := make([]project.Input, 0, len(files))
-	var warnings []string
-	for i, f := range files {
-		r := out[i]
-		if r.err != nil {
-			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.Path, r.err))
-			continue
-		}
-		if r.repaired {
-			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.Path))
-		}
-		part := filePart(f.Path, r.text)
-		part.CID = r.cid
-		if levels {
-			part.More = codeLevels(f.Path, r.text)
-		}
-		parts = append(parts, part)
-		inputs = append(inputs, project.Input{Path: f.Path, CID: part.CID})
-	}
-	return parts, inputs, warnings, nil
-}
-
-// codeLevels returns a Part.More that gives the file's extractive summary
-// and detailed levels (chunk.Levels); it is called at most once.
-func codeLevels(path, text string) func() map[pack.Level]string {
-	return func() map[pack.Level]string {
-		summary, detailed := chunk.Levels(path, []byte(text))
-		m := make(map[pack.Level]string, 2)
-		if summary != "" {
-			m[pack.Summary] = summary
-		}
-		if detailed != "" {
-			m[pack.Detailed] = detailed
-		}
-		return m
-	}
-}
-
-// filePart is a whole file as a part: full text, and a meta line.
-func filePart(p, text string) pack.Part {
-	lines := project.CountLines(text)
-	lang, kind, score := classify(p)
-	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", firstNonEmpty(lang, "text"), lines, len(text))
-	part := pack.Part{
-		Key: p, Source: "file", Type: kind, Path: p, Lang: lang, Score: score,
-		Text:       map[pack.Level]string{pack.Meta: meta, pack.Full: text},
-		Components: map[string]float64{"file_type": score},
-	}
-	if lines > 0 {
-		part.Lines = [2]int{1, lines}
-	}
-	return part
-}
-
-// classify returns a file's language (chunk.Language), the section word
-// of its kind (retrieve.FileKind, the classifier retrieval's file-type
-// factor uses) and the aiwg seed's priority of that kind: source 1.0,
-// tests 0.9, requirements 0.8, docs 0.7, config 0.6, other 0.5.
-func classify(p string) (lang, kind string, score float64) {
-	k := retrieve.FileKind(p)
-	return chunk.Language(p), filePartType[k], retrieve.SeedFileTypes().Of(k)
-}
-
-// filePartType is the section word of a packed file, by kind of file
-// (retrieve.FileKind); partType is that of a retrieved chunk.
-var filePartType = map[string]string{
-	"source": "source", "test": "test", "documentation": "doc", "requirements": "doc", "config": "config", "other": "file",
 }
 
 func firstNonEmpty(s ...string) string {

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/ctxpack/ctxpack/internal/chunk"
-	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
 // writeProject writes files (by slash path) and a .git marker under a
@@ -220,39 +218,41 @@ func TestPackCodeLevels(t *testing.T) {
 	}
 }
 
-// TestClassify: a packed file's kind is the one retrieval's file-type
-// factor gives it (retrieve.FileKind), with the aiwg seed's priority, and
-// its language is the one the chunker and the index use.
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		path, lang, kind string
-		score            float64
-	}{
-		{"internal/a.go", "go", "source", 1},
-		{"internal/a_test.go", "go", "test", 0.9},
-		{"test/helper.go", "go", "test", 0.9},
-		{"conftest.py", "python", "test", 0.9},
-		{"docs/REQUIREMENTS.md", "markdown", "doc", 0.8},
-		{"README.markdown", "markdown", "doc", 0.7},
-		{"examples/demo.go", "go", "doc", 0.7},
-		{"setup.py", "python", "config", 0.6},
-		{"Makefile", "make", "config", 0.6},
-		{".github/scripts/release.py", "python", "config", 0.6},
-		{"lib/types.pyi", "python", "source", 1},
-		{"logo.svg", "", "file", 0.5},
+// TestPackTo: PackTo writes what Pack outputs, with Pack's plan (without
+// the content when it was written as it was rendered), in every format,
+// with and without a budget.
+func TestPackTo(t *testing.T) {
+	p, err := Open(writeProject(t, demoFiles()), "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		lang, kind, score := classify(tt.path)
-		if lang != tt.lang || kind != tt.kind || score != tt.score {
-			t.Errorf("classify(%q) = %q, %q, %v; want %q, %q, %v", tt.path, lang, kind, score, tt.lang, tt.kind, tt.score)
+	streamed := 0
+	for _, format := range []string{"text", "markdown", "doc", "xml", "json", "mdctx"} {
+		for _, req := range []Request{{}, {Budget: 200}, {Budget: 200, Overflow: "allow"}} {
+			req.Format = format
+			want, err := p.Pack(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w strings.Builder
+			got, err := p.PackTo(context.Background(), req, &w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.String() != string(want.Output) || got.Output != nil {
+				t.Errorf("%s %+v: PackTo wrote other bytes, or returned them", format, req)
+			}
+			plan := want.Plan
+			if got.Plan.Content == "" {
+				plan.Content = ""
+				streamed++
+			}
+			if !reflect.DeepEqual(plan, got.Plan) {
+				t.Errorf("%s %+v: PackTo's plan differs from Pack's", format, req)
+			}
 		}
-		if lang != chunk.Language(tt.path) {
-			t.Errorf("%s: language %q, the chunker's %q", tt.path, lang, chunk.Language(tt.path))
-		}
-		// A retrieved chunk of source is "code"; every other kind has
-		// the same section word in both modes.
-		if want := retrieve.SectionWord(retrieve.FileKind(tt.path), true); kind != want && !(kind == "source" && want == "code") {
-			t.Errorf("%s: packed as %s, retrieved as %s", tt.path, kind, want)
-		}
+	}
+	if streamed == 0 {
+		t.Error("no output was written as it was rendered")
 	}
 }

@@ -144,52 +144,40 @@ func (o *AssembleOptions) request() (app.Request, error) {
 }
 
 // assemble opens the project and assembles the target for req, the
-// request of the flags.
+// request of the flags: a pack of the paths when there is no target and
+// no source, else the facade's Context, which decides the mode. A query
+// on standard input ("-") is read here and marked as free text.
 func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
 	p, err := o.Project()
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(o.Sources) > 0 || o.Task != "" {
-		var done func()
-		req.Index, done = o.Index.UpdateOptions(o.IO, o.NoUpdate)
-		defer done()
-		query := o.Target
-		if query == "-" {
-			if err := o.readQuery("context"); err != nil {
-				return nil, nil, err
-			}
-			query = o.stdinQuery
-		}
-		if len(req.Sources) == 0 { // --task alone: the task's artifacts
-			req.Sources = []string{app.SourceArtifacts}
-		}
-		res, err := p.Sources(ctx, query, req)
-		var se *app.SourceError
-		if errors.As(err, &se) {
-			err = cmdutil.WrapUsage(err)
-		}
-		return res, p, err
-	}
-	if o.Target != "" {
-		var done func()
-		req.Index, done = o.Index.UpdateOptions(o.IO, o.NoUpdate)
-		defer done()
-		if o.Target == "-" {
-			if err := o.readQuery("context"); err != nil {
-				return nil, nil, err
-			}
-			res, err := p.Retrieve(ctx, o.stdinQuery, req)
+	if o.Target == "" && len(req.Sources) == 0 && req.Task == "" {
+		if o.ToEvidence != "" {
+			res, err := p.Pack(ctx, req)
 			return res, p, err
 		}
-		res, err := p.Context(ctx, o.Target, req)
-		var te *app.TargetError
-		if errors.As(err, &te) {
-			err = cmdutil.WrapUsage(err)
-		}
+		// Written as it is rendered when nothing is fitted: res then has
+		// no Output.
+		res, err := p.PackTo(ctx, req, o.IO.Out)
 		return res, p, err
 	}
-	res, err := p.Pack(ctx, req)
+	var done func()
+	req.Index, done = o.Index.UpdateOptions(o.IO, o.NoUpdate)
+	defer done()
+	target := o.Target
+	if target == "-" {
+		if err := o.readQuery("context"); err != nil {
+			return nil, nil, err
+		}
+		target, req.FreeText = o.stdinQuery, true
+	}
+	res, err := p.Context(ctx, target, req)
+	var se *app.SourceError
+	var te *app.TargetError
+	if errors.As(err, &se) || errors.As(err, &te) {
+		err = cmdutil.WrapUsage(err)
+	}
 	return res, p, err
 }
 

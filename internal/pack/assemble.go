@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -45,13 +46,42 @@ func (e *BudgetError) Error() string {
 // Assemble fits parts to the budget and renders them. It does not modify
 // parts.
 func Assemble(parts []Part, opt Options) (*Result, error) {
+	return assemble(parts, opt, nil)
+}
+
+// AssembleTo is Assemble writing the output to w. With overflow allow,
+// where nothing is taken out once it is rendered, and a format other than
+// json, the output is written as it is rendered, part by part, and is not
+// kept: the Result has no Output and its Plan no Content, and the memory
+// the content takes is about that of a few parts, not of the output.
+// Otherwise the output is rendered and verified whole, then written, and
+// the Result is Assemble's. The output written and the plan are
+// Assemble's either way. When an error occurs after writing started, part
+// of the output has been written.
+func AssembleTo(w io.Writer, parts []Part, opt Options) (*Result, error) {
+	if opt.Overflow != Allow || opt.Format == render.JSON {
+		res, err := assemble(parts, opt, nil)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(res.Output); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	return assemble(parts, opt, w)
+}
+
+// assemble is Assemble, streaming the output to w when w is not nil.
+func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 	if err := opt.normalize(); err != nil {
 		return nil, err
 	}
 	if err := validateParts(parts); err != nil {
 		return nil, err
 	}
-	items, err := prepare(parts, &opt)
+	fail := &failure{}
+	items, err := prepare(parts, &opt, fail)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +94,9 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 		var d []drop
 		items, d = opt.dedup(items)
 		dropped = append(dropped, d...)
+		if err := fail.get(); err != nil {
+			return nil, err
+		}
 	}
 	if opt.MaxChunksPerDoc > 0 {
 		var d []drop
@@ -77,12 +110,18 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 	for i, it := range order {
 		it.fit = i
 	}
-	f := &fitter{opt: &opt, c: c, order: order, shares: shares}
+	f := &fitter{opt: &opt, c: c, order: order, shares: shares, fail: fail}
 	if err := f.fit(); err != nil {
 		return nil, err
 	}
+	if err := fail.get(); err != nil {
+		return nil, err
+	}
 	for {
-		res, over := f.render(dropped)
+		res, over, err := f.render(dropped, w)
+		if err != nil {
+			return nil, err
+		}
 		if !over {
 			return res, nil
 		}
@@ -96,7 +135,7 @@ func Assemble(parts []Part, opt Options) (*Result, error) {
 }
 
 // prepare derives the engine's view of each part.
-func prepare(parts []Part, opt *Options) ([]*item, error) {
+func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 	bucket := map[string]int{}
 	for i, b := range opt.Policy.Buckets {
 		bucket[b.Name] = i
@@ -121,6 +160,10 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 		for l, t := range p.Text {
 			it.text[l], it.has[l] = t, true
 		}
+		if p.Loader != nil {
+			it.has[Full] = true
+		}
+		it.fail = fail
 		lo, top := it.eagerRange()
 		it.pending = p.More != nil && top-lo > 1
 		if it.pending && opt.MaxLevel > lo && opt.MaxLevel < top {
@@ -129,7 +172,7 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 		}
 		it.cid = p.CID
 		if it.cid == "" {
-			it.cid = contentID(p.Text[top])
+			it.cid = contentID(it.textAt(top))
 		}
 		b, ok := bucket[p.Bucket]
 		if !ok {
@@ -142,6 +185,9 @@ func prepare(parts []Part, opt *Options) ([]*item, error) {
 		items[i] = it
 	}
 	resolveAll(later)
+	if err := fail.get(); err != nil {
+		return nil, err
+	}
 	for _, it := range items {
 		it.start = startLevel(it, opt.MaxLevel)
 	}
@@ -200,6 +246,7 @@ type fitter struct {
 	order    []*item
 	seq      sequence
 	prefix   int // steps of seq that are in
+	fail     *failure
 	overhead int
 	trunc    *item // the item cut by the truncate strategy
 	truncTxt string
@@ -211,7 +258,16 @@ func (f *fitter) fit() error {
 	o := f.opt
 	f.overhead = f.countOverhead()
 	switch o.Overflow {
-	case Allow, Error:
+	case Allow:
+		// Everything at its start level, in packing order, measured as
+		// it is rendered: nothing depends on the costs before.
+		for _, it := range f.order {
+			f.seq.steps = append(f.seq.steps, &step{it: it, level: it.start, fit: it.fit, placed: true})
+		}
+		f.seq.complete = true
+		f.prefix = len(f.seq.steps)
+		return nil
+	case Error:
 		// Everything at its start level, in packing order.
 		f.c.prefetch(f.order)
 		var sum, pinned int
@@ -238,7 +294,7 @@ func (f *fitter) fit() error {
 		}
 		f.seq.complete = true
 		f.prefix = len(f.seq.steps)
-		if o.Overflow == Error && o.Budget > 0 && sum > o.Budget {
+		if o.Budget > 0 && sum > o.Budget {
 			return f.budgetError(sum, false)
 		}
 		return nil
@@ -324,7 +380,7 @@ func (f *fitter) truncateNext() {
 	}
 	header := s.cost - f.c.body(s.it, s.level) // run header, and the format's own text when first
 	room := f.opt.Budget - used - header
-	full := s.it.text[s.level]
+	full := s.it.textAt(s.level)
 	limit := room - f.c.tok.Count(render.Body(f.opt.Format, s.it.block(s.level, marker(s.it, ""))))
 	for limit > 0 {
 		shown := f.c.tok.Truncate(full, limit)

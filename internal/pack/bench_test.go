@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -63,6 +64,66 @@ func BenchmarkAssemble(b *testing.B) {
 				if res.Plan.TotalTokens > tc.budget {
 					b.Fatal("over budget")
 				}
+			}
+		})
+	}
+}
+
+// loaded gives each part's full text through a Loader, as pack mode does.
+func loaded(parts []Part) []Part {
+	out := make([]Part, len(parts))
+	for i, p := range parts {
+		full := p.Text[Full]
+		p.Text = map[Level]string{Meta: p.Text[Meta]}
+		p.Loader = &Loader{Len: len(full), Load: func() (string, error) { return full, nil }}
+		out[i] = p
+	}
+	return out
+}
+
+// BenchmarkAssembleTo packs parts whose texts come from a Loader, under a
+// budget and, with overflow allow, written as they are rendered.
+func BenchmarkAssembleTo(b *testing.B) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 20000} {
+		parts := loaded(benchParts(n))
+		for _, tc := range []struct {
+			name string
+			o    Options
+		}{
+			{"budget", Options{Budget: 100000, Tokenizer: tok, Format: render.Text}},
+			{"allow", Options{Tokenizer: tok, Format: render.XML, Overflow: Allow}},
+		} {
+			b.Run(fmt.Sprintf("parts=%d/%s", n, tc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := AssembleTo(io.Discard, parts, tc.o); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDedup deduplicates parts of one vocabulary, many of them near
+// copies: the shingles of every part, the table of those that may be
+// shared, their postings and the decisions.
+func BenchmarkDedup(b *testing.B) {
+	for _, n := range []int{1000, 20000} {
+		parts := benchParts(n)
+		items := make([]*item, n)
+		for i := range parts {
+			p := &parts[i]
+			items[i] = &item{Part: p, cid: contentID(p.Text[Full]), text: [numLevels]string{Meta: p.Text[Meta], Full: p.Text[Full]}, start: Full}
+		}
+		b.Run(fmt.Sprintf("parts=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				dedup(items, 0.8)
 			}
 		})
 	}

@@ -45,7 +45,7 @@ func (c *coster) counts(it *item) *[numLevels]int32 {
 
 // measure counts the item's block at level l as render shows it.
 func (c *coster) measure(it *item, l Level) int {
-	return c.tok.Count(render.Body(c.format, it.block(l, it.text[l])))
+	return c.tok.Count(render.Body(c.format, it.block(l, it.textAt(l))))
 }
 
 // prefetch measures every item at its start level in parallel, for the

@@ -46,7 +46,13 @@
 // A part may give its intermediate levels lazily, through Part.More: the
 // engine calls it, at most once, only when the sequence reaches the part's
 // upgrade steps, so a large pack pays for the levels of the parts it
-// raises, not of every part.
+// raises, not of every part. A part may also give its full text through
+// a Part.Loader instead of holding it: the engine loads it each time it
+// needs it (to deduplicate, measure, derive More's levels or render) and
+// keeps none, so a pack of many files holds their lengths, not their
+// texts. AssembleTo writes the output as it renders it when nothing can
+// be taken out afterwards (overflow allow, any format but json), so that
+// with Loaders its memory is that of a few parts, not of the output.
 //
 // Assemble is deterministic: the output depends only on the parts' content
 // and the options (and the plan on this build's chunker), never on the

@@ -32,7 +32,7 @@ func lazify(parts []Part, calls []atomic.Int32) []Part {
 		if len(more) == 0 {
 			continue
 		}
-		p.More = func() map[Level]string {
+		p.More = func(string) map[Level]string {
 			calls[i].Add(1)
 			// Also levels the engine must ignore: Text's own, and ones
 			// outside the range.
@@ -141,7 +141,7 @@ func TestMoreOnlyWhenRaised(t *testing.T) {
 			Score: float64(n-i) / n,
 			Text:  map[Level]string{Meta: fmt.Sprintf("go, 40 lines %d\n", i), Full: full},
 		}
-		parts[i].More = func() map[Level]string {
+		parts[i].More = func(string) map[Level]string {
 			calls[i].Add(1)
 			return map[Level]string{Summary: full[:len(full)/8], Detailed: full[:len(full)/3]}
 		}

@@ -2,7 +2,9 @@ package pack
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"sync"
 )
 
 // item is a part with what the engine derives from it.
@@ -18,34 +20,100 @@ type item struct {
 	bucket  int     // index into the policy's buckets
 	cut     string  // why the item cap cut the part's text (Policy.Cut), if it did
 
-	// text and has are the part's levels: Text's, and More's once
-	// resolved (the part itself is never modified).
+	// text and has are the part's levels: Text's, the Loader's (has
+	// only: its text is loaded by textAt) and More's once resolved (the
+	// part itself is never modified).
 	text    [numLevels]string
 	has     [numLevels]bool
-	pending bool // More is set and not called yet
+	pending bool     // More is set and not called yet
+	fail    *failure // where a Loader's error goes
 }
 
-// resolve calls the part's More, once, and adds the levels it may give:
-// those strictly between Text's lowest and highest levels that Text does
-// not have, with non-empty text.
+// size is the length in bytes of the item's text at level l.
+func (it *item) size(l Level) int {
+	if l == Full && it.Loader != nil {
+		return it.Loader.Len
+	}
+	return len(it.text[l])
+}
+
+// textAt returns the item's text at level l, loading it when the part's
+// Loader gives it. A load that fails is recorded in it.fail, which fails
+// the assembly, and gives "".
+func (it *item) textAt(l Level) string {
+	t, err := it.load(l)
+	if err != nil {
+		it.fail.set(err)
+	}
+	return t
+}
+
+// load returns the item's text at level l, loading it when the part's
+// Loader gives it.
+func (it *item) load(l Level) (string, error) {
+	if l != Full || it.Loader == nil {
+		return it.text[l], nil
+	}
+	t, err := it.Loader.Load()
+	if err == nil && len(t) != it.Loader.Len {
+		err = fmt.Errorf("loaded %d bytes, not %d", len(t), it.Loader.Len)
+	}
+	if err != nil {
+		return "", fmt.Errorf("pack: part %q: %w", it.Key, err)
+	}
+	return t, nil
+}
+
+// failure keeps the first error of work done in parallel.
+type failure struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *failure) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *failure) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// resolve calls the part's More, once, with its fullest text, and adds the
+// levels it may give: those strictly between the part's lowest and highest
+// levels that it does not have, with non-empty text.
 func (it *item) resolve() {
 	if !it.pending {
 		return
 	}
 	it.pending = false
 	lo, hi := it.eagerRange()
-	for l, t := range it.More() {
+	text, err := it.load(hi)
+	if err != nil {
+		it.fail.set(err)
+		return
+	}
+	for l, t := range it.More(text) {
 		if l > lo && l < hi && !it.has[l] && t != "" {
 			it.text[l], it.has[l] = t, true
 		}
 	}
 }
 
-// eagerRange is the lowest and highest level of the part's Text.
+// eagerRange is the lowest and highest level of the part's Text and
+// Loader.
 func (it *item) eagerRange() (lo, hi Level) {
 	lo, hi = Full+1, Meta-1
 	for l := range it.Text {
 		lo, hi = min(lo, l), max(hi, l)
+	}
+	if it.Loader != nil {
+		lo, hi = min(lo, Full), Full
 	}
 	return lo, hi
 }

@@ -57,29 +57,35 @@ type Part struct {
 	Offset int    // byte offset within the document
 	Lang   string // language, for markdown fences
 
-	// Text holds the part at each level it can be shown at; at least one.
+	// Text holds the part at each level it can be shown at; at least one,
+	// unless Loader gives its full text.
 	Text map[Level]string
-	// More, when set, returns the part's intermediate levels: texts that
-	// are costly to make (a code file's extractive summary and detailed
-	// levels) and that most parts of a large pack never rise to. The
-	// engine calls it only when it needs them: when the degrade sequence
-	// reaches the part's upgrade steps (it may call it a little ahead,
-	// for a few parts at a time, in parallel); up front, in parallel, for
-	// the parts that will climb when the whole sequence is built (at most
-	// Options.FullSequence parts); or up front when Options.MaxLevel falls
-	// strictly between Text's lowest and highest levels. It is called at
-	// most once per assembly, possibly from
-	// another goroutine, and must be a pure function of the part. Only
-	// levels strictly between Text's lowest and highest levels that Text
-	// does not have, with non-empty text, are used; anything else it
-	// returns is ignored.
+	// Loader, when set, loads the part's full text, which Text then does
+	// not hold: a collector over a large tree gives its parts' texts this
+	// way, so that neither it nor the engine holds every text at once.
+	Loader *Loader `json:"-"`
+	// More, when set, returns the part's intermediate levels, derived
+	// from its fullest text (Text's highest level, or what Loader loads),
+	// which it is given: texts that are costly to make (a code file's
+	// extractive summary and detailed levels) and that most parts of a
+	// large pack never rise to. The engine calls it only when it needs
+	// them: when the degrade sequence reaches the part's upgrade steps (it
+	// may call it a little ahead, for a few parts at a time, in
+	// parallel); up front, in parallel, for the parts that will climb
+	// when the whole sequence is built (at most Options.FullSequence
+	// parts); or up front when Options.MaxLevel falls strictly between
+	// the part's lowest and highest levels. It is called at most once per
+	// assembly, possibly from another goroutine, and must be a pure
+	// function of the part. Only levels strictly between the lowest and
+	// highest that the part does not have, with non-empty text, are used;
+	// anything else it returns is ignored.
 	//
 	// A lazy part's lowest rung is chosen from Text alone: an
 	// intermediate level is shown only when it is longer than that rung
 	// and shorter than every higher one. So a part whose More returns
 	// levels longer than its lowest level in Text packs exactly as it
 	// would with those levels in Text.
-	More func() map[Level]string `json:"-"`
+	More func(text string) map[Level]string `json:"-"`
 
 	Score      float64
 	Components map[string]float64 // the score's breakdown, reported as is
@@ -106,6 +112,16 @@ type Part struct {
 	// Changed is when the part last changed, in Unix seconds (from git
 	// history, not file times); 0 if unknown. Used by Options.PreferRecent.
 	Changed int64
+}
+
+// A Loader gives a part's full text when the engine needs it: to
+// deduplicate, measure, derive More's levels from or render it. The engine
+// keeps none of what it loads, so it may load a text several times, from
+// several goroutines at once; every call must give the same text, Len
+// bytes long. A load that fails fails the assembly with its error.
+type Loader struct {
+	Len  int // the text's length in bytes
+	Load func() (string, error)
 }
 
 func (p *Part) doc() string {
@@ -336,8 +352,16 @@ func validateParts(parts []Part) error {
 			return fmt.Errorf("pack: duplicate part key %q", p.Key)
 		}
 		keys[p.Key] = true
-		if len(p.Text) == 0 {
+		if len(p.Text) == 0 && p.Loader == nil {
 			return fmt.Errorf("pack: part %q has no text at any level", p.Key)
+		}
+		if p.Loader != nil {
+			if p.Loader.Load == nil {
+				return fmt.Errorf("pack: part %q has a Loader without Load", p.Key)
+			}
+			if _, ok := p.Text[Full]; ok {
+				return fmt.Errorf("pack: part %q has both a full text and a Loader", p.Key)
+			}
 		}
 		for l := range p.Text {
 			if l < Meta || l > Full {

@@ -8,16 +8,16 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/render"
-	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
 // render renders the current choice and reports whether the whole text
-// counts over the budget.
-func (f *fitter) render(pre []drop) (*Result, bool) {
+// counts over the budget. With w, it writes the content to w as it goes
+// and keeps none of it (see AssembleTo): only when nothing can be removed
+// after verification (overflow allow) and the format is not json.
+func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	o := f.opt
 	chosen := map[*item]*choice{}
 	var list []*item
@@ -48,46 +48,57 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		return cmp.Compare(a.fit, b.fit)
 	})
 
-	blocks := make([]render.Block, len(list))
-	for i, it := range list {
-		ch := chosen[it]
-		text := ch.text
-		if !ch.truncated {
-			text = it.text[ch.level]
-		}
-		blocks[i] = it.block(ch.level, text)
-	}
 	// The content is the format's opening, each block's run header (doc
 	// format) and body, and its closing: render.Content, built here from
-	// the pieces so that every joint between them can be checked. A part's
-	// tokens are its body's measured cost plus its run header's.
+	// the pieces, which a tokenizer.Tally counts exactly as it would count
+	// the whole. A part's tokens are its body's count plus its run
+	// header's. Bodies are made and measured in parallel, a few parts
+	// ahead of the one written, so that with w only those few are held.
+	out := newSink(o.Tokenizer, w, o.chunker)
 	tokens := make([]int, len(list))
-	pieces := make([]string, 0, 2*len(list))
-	var prev render.Block
-	for i, it := range list {
-		ch := chosen[it]
-		body := render.Body(o.Format, blocks[i])
-		if h := render.RunHeader(o.Format, blocks[i], prev); h != "" {
-			pieces = append(pieces, h)
-			tokens[i] += f.c.runHeader(h)
-		}
-		pieces = append(pieces, body)
-		if ch.truncated {
-			tokens[i] += o.Tokenizer.Count(body)
-		} else {
-			tokens[i] += f.c.body(it, ch.level)
-		}
-		prev = blocks[i]
-	}
-	content := ""
+	textTokens := 0 // coverage is a share of the budget: the text alone, without headings
 	open, close := f.frame(list)
-	if len(blocks) > 0 {
-		content = open + strings.Join(pieces, "") + close
+	if len(list) > 0 {
+		known := make([]int, len(list)) // body counts measured before, or -1
+		for i, it := range list {
+			known[i] = -1
+			if ch := chosen[it]; !ch.truncated {
+				if b := f.c.bodies[it]; b != nil {
+					known[i] = int(b[ch.level])
+				}
+			}
+		}
+		out.add(open, -1)
+		var prev render.Block
+		inOrder(len(list), func(i int) segment {
+			return f.segment(list[i], chosen[list[i]], known[i])
+		}, func(i int, seg segment) {
+			if h := render.RunHeader(o.Format, seg.block, prev); h != "" {
+				n := f.c.runHeader(h)
+				out.add(h, n)
+				tokens[i] += n
+			}
+			out.add(seg.body, seg.tokens)
+			tokens[i] += seg.tokens
+			textTokens += seg.textTokens
+			if ch := chosen[list[i]]; !ch.truncated {
+				f.c.counts(list[i])[ch.level] = int32(seg.tokens)
+			}
+			prev = seg.block
+		})
+		out.add(close, -1)
 	}
-	total := f.countContent(content, open, close, pieces, tokens)
+	if err := out.close(); err != nil {
+		return nil, false, err
+	}
+	if err := f.fail.get(); err != nil {
+		return nil, false, err
+	}
+	total := out.tally.Total()
 	if o.Overflow != Allow && total > o.Budget {
-		return &Result{Plan: render.Plan{TotalTokens: total}}, true
+		return &Result{Plan: render.Plan{TotalTokens: total}}, true, nil
 	}
+	content := out.content.String()
 
 	plan := render.Plan{
 		Version: "1", Mode: o.Mode, Target: o.Target, Tokenizer: o.Tokenizer.Name(), Chunker: o.chunker,
@@ -103,7 +114,6 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
 
-	textTokens := 0
 	for i, it := range list {
 		ch := chosen[it]
 		cut := it.cut
@@ -131,26 +141,28 @@ func (f *fitter) render(pre []drop) (*Result, bool) {
 		if len(o.Policy.Buckets) > 1 {
 			pp.Bucket = o.Policy.Buckets[it.bucket].Name
 		}
-		if o.Budget > 0 { // coverage is a share of the budget: the text alone, without headings
-			textTokens += o.Tokenizer.Count(blocks[i].Text)
-		}
 		plan.Parts = append(plan.Parts, pp)
 	}
 	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
-	plan.Digest = Digest(plan.Chunker, content)
+	plan.Digest = out.digest()
 	res := &Result{Plan: plan}
-	if o.Format == render.JSON {
-		out, err := render.EncodePlan(&plan)
-		if err != nil { // a Plan always encodes; keep the content rather than fail
-			out = []byte(content)
+	switch {
+	case w != nil:
+		if o.Format == render.JSON {
+			return nil, false, fmt.Errorf("pack: the json format cannot be written as it is rendered")
 		}
-		res.Output = out
-	} else {
+	case o.Format == render.JSON:
+		enc, err := render.EncodePlan(&plan)
+		if err != nil { // a Plan always encodes; keep the content rather than fail
+			enc = []byte(content)
+		}
+		res.Output = enc
+	default:
 		res.Output = []byte(content)
 	}
-	return res, false
+	return res, false, nil
 }
 
 // digestTag opens the text a plan's digest is taken of; it changes when
@@ -175,51 +187,41 @@ func Digest(chunker, content string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// countContent counts the emitted content exactly. When every boundary
-// between the format's opening text, the pieces (run headers and bodies)
-// and its closing text is
-// one where the encoding must start a new piece (tokenizer.SafeBoundary),
-// the count of the whole is exactly the sum of the counts of the pieces,
-// and the segments' measured counts are summed; otherwise the whole text
-// is counted. Either way every emitted byte is counted once, by the
-// tokenizer.
-func (f *fitter) countContent(content, open, close string, segments []string, tokens []int) int {
+// segment is one part as rendered: its block (without its text), its
+// body and their counts.
+type segment struct {
+	block      render.Block
+	body       string
+	tokens     int // the body's
+	textTokens int // the text's, when there is a budget
+}
+
+// segment renders the item as chosen; known is its body's count when
+// measured before, or -1. It is called in parallel, and reads the fitter
+// without changing it.
+func (f *fitter) segment(it *item, ch *choice, known int) segment {
 	o := f.opt
-	if content == "" {
-		return 0
+	text := ch.text
+	if !ch.truncated {
+		text = it.textAt(ch.level)
 	}
-	pieces := make([]string, 0, len(segments)+2)
-	if open != "" {
-		pieces = append(pieces, open)
+	b := it.block(ch.level, text)
+	seg := segment{body: render.Body(o.Format, b), tokens: known}
+	if seg.tokens < 0 {
+		seg.tokens = o.Tokenizer.Count(seg.body)
 	}
-	pieces = append(pieces, segments...)
-	if close != "" {
-		pieces = append(pieces, close)
+	if o.Budget > 0 {
+		seg.textTokens = o.Tokenizer.Count(text)
 	}
-	safe := tokenizer.Additive(o.Tokenizer)
-	for i := 1; safe && i < len(pieces); i++ {
-		safe = tokenizer.SafeBoundary(pieces[i-1], pieces[i])
-	}
-	if !safe {
-		return tokenizer.CountParallel(o.Tokenizer, content)
-	}
-	n := 0
-	for _, t := range tokens {
-		n += t
-	}
-	if open != "" {
-		n += o.Tokenizer.Count(open)
-	}
-	if close != "" {
-		n += o.Tokenizer.Count(close)
-	}
-	return n
+	b.Text = ""
+	seg.block = b
+	return seg
 }
 
 // levelReason says why a chosen part is not shown in full ("" when it is).
 func (f *fitter) levelReason(it *item, ch *choice) string {
 	if ch.truncated {
-		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.text[ch.level]))
+		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.textAt(ch.level)))
 	}
 	if ch.level < it.start {
 		if s := ch.next; s != nil {

@@ -160,7 +160,7 @@ func (b *builder) first(it *item) Level {
 // lowestRung is the lowest level of the part's Text that is shorter than
 // every higher level up to its start level, or the start level.
 func lowestRung(it *item) Level {
-	low, top := it.start, len(it.text[it.start])
+	low, top := it.start, it.size(it.start)
 	for l := it.start - 1; l >= Meta; l-- {
 		if t, ok := it.Text[l]; ok && len(t) < top {
 			low, top = l, len(t)
@@ -188,9 +188,9 @@ func (b *builder) ladder(q *bucketQueue, i int) []Level {
 		resolveAll(q.items[i:min(len(q.items), i+resolveAhead)])
 	}
 	lad := []Level{it.start}
-	floor, top := len(it.text[low]), len(it.text[it.start])
+	floor, top := it.size(low), it.size(it.start)
 	for l := it.start - 1; l > low; l-- {
-		if n := len(it.text[l]); it.has[l] && n < top && n > floor {
+		if n := it.size(l); it.has[l] && n < top && n > floor {
 			lad = append(lad, l)
 			top = n
 		}

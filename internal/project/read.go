@@ -7,9 +7,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash"
+	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -19,17 +23,48 @@ import (
 // with tokenizer.ToValidUTF8 (each maximal ill-formed sequence becomes
 // U+FFFD) and repaired reports whether that happened. Nothing else changes:
 // CRLF line ends and a byte order mark are kept as they are.
+//
+// The file is read into the string directly: reading a file takes one
+// allocation of its size.
 func ReadText(fsys fs.FS, name string) (text string, repaired bool, err error) {
-	data, err := fs.ReadFile(fsys, name)
+	text, err = readString(fsys, name)
 	if err != nil {
 		return "", false, fmt.Errorf("project: read: %w", err)
 	}
-	text = string(data)
 	if utf8.ValidString(text) {
 		return text, false, nil
 	}
 	return tokenizer.ToValidUTF8(text), true, nil
 }
+
+// readString reads the file name whole.
+func readString(fsys fs.FS, name string) (string, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil && info.Size() > 0 && info.Size() < math.MaxInt32 {
+		b.Grow(int(info.Size()))
+	}
+	buf := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(buf)
+	if _, err := io.CopyBuffer(&b, onlyReader{f}, *buf); err != nil {
+		if pe, ok := err.(*fs.PathError); ok { // as fs.ReadFile reports it: by name
+			err = &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+		}
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// onlyReader hides a file's other methods (WriteTo), so that io.CopyBuffer
+// reads it into the buffer given.
+type onlyReader struct{ io.Reader }
+
+// copyBufs are the buffers files are read through.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // CountLines counts lines as editors number them: a final line without a
 // newline counts; the empty text has none.
@@ -50,8 +85,20 @@ func CountLines[T string | []byte](text T) int {
 // ContentID returns the content id of text: "sha256:" and the lower-case hex
 // SHA-256 of its bytes.
 func ContentID(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return "sha256:" + hex.EncodeToString(sum[:])
+	h := sha256.New()
+	hashString(h, text)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// hashString writes text to h through a small buffer: h.Write([]byte(text))
+// would copy the whole text first.
+func hashString(h hash.Hash, text string) {
+	var buf [8 << 10]byte
+	for len(text) > 0 {
+		n := copy(buf[:], text)
+		h.Write(buf[:n])
+		text = text[n:]
+	}
 }
 
 // Input is one input to StateRoot: a path (or another stable key, such as

@@ -1,12 +1,15 @@
 package project
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -136,6 +139,22 @@ func TestCountLines(t *testing.T) {
 		}
 		if got := CountLines([]byte(text)); got != want {
 			t.Errorf("CountLines([]byte(%q)) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// BenchmarkReadText reads a 64 KiB file: one allocation of its size (and
+// the file's own), not a buffer and a copy of it.
+func BenchmarkReadText(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), bytes.Repeat([]byte("package a // x\n"), 64<<10/15), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := ReadText(fsys, "a.go"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

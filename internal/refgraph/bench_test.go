@@ -55,3 +55,23 @@ func BenchmarkBuild(b *testing.B) {
 		Build(files)
 	}
 }
+
+// BenchmarkStaged makes the graph of net/http as a collector that holds
+// no text does: Scan each file, NewNames, Uses of each file, Graph.
+func BenchmarkStaged(b *testing.B) {
+	files, total := treeFiles(b, filepath.Join(runtime.GOROOT(), "src", "net", "http"))
+	b.SetBytes(2 * total) // every file is read twice
+	b.ReportAllocs()
+	for b.Loop() {
+		defs := make([]Defs, len(files))
+		for i, f := range files {
+			defs[i] = Scan(f.Path, f.Text)
+		}
+		names := NewNames(defs)
+		uses := make([]Uses, len(files))
+		for i, f := range files {
+			uses[i] = names.Uses(f.Path, f.Text)
+		}
+		names.Graph(uses).Centrality()
+	}
+}

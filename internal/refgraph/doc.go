@@ -50,6 +50,12 @@
 //     on their order, GOMAXPROCS, goroutine scheduling or map order. Files
 //     are nodes in path order; parallel work is stored by file index, each
 //     sum is taken in a fixed order, and convergence is measured serially.
-//   - Concurrency. Build uses up to GOMAXPROCS goroutines; a Graph is
-//     immutable and safe for concurrent use. The zero Graph is empty.
+//   - Memory. Build holds every text at once. A collector that reads a
+//     large tree can make the same graph holding none: Scan each file's
+//     definitions, number them with NewNames, then find each file's uses
+//     with Names.Uses (reading the file again) and make the graph with
+//     Names.Graph. Scan and Uses keep nothing of the text they are given.
+//   - Concurrency. Build uses up to GOMAXPROCS goroutines; Scan and
+//     Names.Uses may be called from many; a Graph is immutable and safe
+//     for concurrent use. The zero Graph is empty.
 package refgraph

@@ -6,6 +6,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
@@ -77,6 +78,9 @@ type edge struct {
 // (see the package documentation). Files are nodes in path order; a path
 // given twice is one node, the first in (path, text) order. The result
 // does not depend on the order of files or on GOMAXPROCS.
+//
+// Build holds every text; Scan, NewNames, Names.Uses and Names.Graph make
+// the same graph from texts read one at a time, twice.
 func Build(files []File) *Graph {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int {
@@ -86,31 +90,82 @@ func Build(files []File) *Graph {
 		return cmp.Compare(a.Text, b.Text)
 	})
 	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
-	n := len(files)
-	g := &Graph{paths: make([]string, n)}
-	for i, f := range files {
-		g.paths[i] = f.Path
-	}
-
-	// Definitions, in parallel.
-	fams := make([]string, n)
-	defs := make([][]string, n)
-	forEach(n, func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
-		fams[i] = family(files[i].Path)
-		defs[i] = definitions(fams[i], files[i].Text)
+	defs := make([]Defs, len(files))
+	forEach(len(files), func() struct{} { return struct{}{} }, func(_ struct{}, i int) {
+		defs[i] = Scan(files[i].Path, files[i].Text)
 	})
+	names := NewNames(defs)
+	uses := make([]Uses, len(files))
+	forEach(len(files), names.scratch, func(s *scratch, i int) {
+		uses[i] = names.uses(s, files[i].Path, files[i].Text)
+	})
+	return names.Graph(uses)
+}
+
+// Defs are the names one file defines: the first of the two things the
+// graph needs of a file's text (Scan).
+type Defs struct {
+	path  string
+	fam   string
+	names string // distinct, sorted, each followed by a newline
+}
+
+// each calls f with each of the names.
+func (d *Defs) each(f func(name string)) {
+	for rest := d.names; rest != ""; {
+		i := strings.IndexByte(rest, '\n')
+		f(rest[:i])
+		rest = rest[i+1:]
+	}
+}
+
+// Scan returns the names a file defines. It holds nothing of text; it is
+// safe for concurrent use.
+func Scan(path, text string) Defs {
+	fam := family(path)
+	var b strings.Builder
+	for _, name := range definitions(fam, text) {
+		b.WriteString(name)
+		b.WriteByte('\n')
+	}
+	return Defs{path: path, fam: fam, names: b.String()}
+}
+
+// Names are the names the files of a graph define and the scope of each:
+// with them, a file's text gives its uses (Uses), the second thing the
+// graph needs of it.
+type Names struct {
+	paths    []string  // sorted: node i is paths[i]
+	own      [][]int32 // each file's useful definitions, sorted
+	definers [][]int32 // by name: files, in path order
+	ids      map[string]int32
+	sc       *scope
+	pool     sync.Pool // of *scratch
+}
+
+// NewNames numbers the names files define, files being every node of the
+// graph (each path once, in any order).
+func NewNames(files []Defs) *Names {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b Defs) int { return cmp.Compare(a.path, b.path) })
+	n := len(files)
+	x := &Names{paths: make([]string, n)}
+	fams := make([]string, n)
+	for i, f := range files {
+		x.paths[i], fams[i] = f.path, f.fam
+	}
 	// Names are numbered in the order files define them, which is
 	// deterministic: files in path order, each file's names sorted.
 	total := 0
-	for _, d := range defs {
-		total += len(d)
+	for _, f := range files {
+		total += strings.Count(f.names, "\n")
 	}
 	number := make(map[string]int32, total/2)
 	definers := make([][]int32, 0, total/2) // by name: files, in path order
 	private := make([]bool, 0, total/2)     // by name: unexported in Go
 	prose := make([]bool, 0, total/2)       // by name: could be a word
-	for i, d := range defs {
-		for _, s := range d {
+	for i, f := range files {
+		f.each(func(s string) {
 			id, ok := number[s]
 			if !ok {
 				id = int32(len(definers))
@@ -120,11 +175,11 @@ func Build(files []File) *Graph {
 				prose = append(prose, proseWord(s))
 			}
 			definers[id] = append(definers[id], int32(i))
-		}
+		})
 	}
 	dirs := make([]int32, n) // files in one directory have one number
 	dirID := map[string]int32{}
-	for i, p := range g.paths {
+	for i, p := range x.paths {
 		d := path.Dir(p)
 		id, ok := dirID[d]
 		if !ok {
@@ -133,42 +188,98 @@ func Build(files []File) *Graph {
 		}
 		dirs[i] = id
 	}
+	// Only names that can make an edge are looked up and kept, numbered
+	// again in the same order (edge weights are summed in name order).
 	sc := &scope{fams: fams, dirs: dirs, private: private, prose: prose}
-	// Only names that can make an edge are looked up.
-	ids := make(map[string]int32, len(number))
+	renum := make([]int32, len(definers))
+	kept := 0
+	for id := range definers {
+		renum[id] = -1
+		if sc.useful(int32(id), definers[id]) {
+			renum[id] = int32(kept)
+			definers[kept], private[kept], prose[kept] = definers[id], private[id], prose[id]
+			kept++
+		}
+	}
+	x.definers = slices.Clone(definers[:kept])
+	x.sc = &scope{fams: fams, dirs: dirs, private: slices.Clone(private[:kept]), prose: slices.Clone(prose[:kept])}
+	x.ids = make(map[string]int32, kept)
 	for s, id := range number {
-		if sc.useful(id, definers[id]) {
-			ids[s] = id
+		if r := renum[id]; r >= 0 {
+			x.ids[strings.Clone(s)] = r // not the files' strings of names, which go
 		}
 	}
-	own := make([][]int32, n) // each file's useful definitions, sorted
-	for i, d := range defs {
-		for _, s := range d {
-			if id, ok := ids[s]; ok {
-				own[i] = append(own[i], id)
+	x.own = make([][]int32, n)
+	for i, f := range files {
+		f.each(func(s string) {
+			if id, ok := x.ids[s]; ok {
+				x.own[i] = append(x.own[i], id)
 			}
+		})
+		slices.Sort(x.own[i])
+	}
+	return x
+}
+
+// Uses are the names one file uses that some other file defines, with
+// how often.
+type Uses struct {
+	node int32 // -1: not a file of the graph
+	uses []use
+}
+
+// scratch is what counting one file's uses needs, kept between files.
+type scratch struct {
+	counts  []int32
+	touched []int32
+}
+
+func (x *Names) scratch() *scratch {
+	return &scratch{counts: make([]int32, len(x.definers))}
+}
+
+// Uses returns the uses of the file at path, one of the graph's, whose
+// text is text: every identifier token that some other file defines. It
+// holds nothing of text; it is safe for concurrent use.
+func (x *Names) Uses(path, text string) Uses {
+	s, _ := x.pool.Get().(*scratch)
+	if s == nil {
+		s = x.scratch()
+	}
+	u := x.uses(s, path, text)
+	x.pool.Put(s)
+	return u
+}
+
+func (x *Names) uses(s *scratch, path, text string) Uses {
+	i, ok := slices.BinarySearch(x.paths, path)
+	if !ok {
+		return Uses{node: -1}
+	}
+	s.touched = countUses(text, syntaxOf(x.sc.fams[i]), x.ids, s.counts, s.touched[:0])
+	slices.Sort(s.touched)
+	var out []use
+	for _, id := range s.touched {
+		if _, self := slices.BinarySearch(x.own[i], id); !self {
+			out = append(out, use{id: id, n: s.counts[id]})
 		}
-		slices.Sort(own[i])
+		s.counts[id] = 0
 	}
-	// Uses, in parallel: every identifier token that some file defines,
-	// except those the file defines itself.
-	type scratch struct {
-		counts  []int32
-		touched []int32
-	}
+	return Uses{node: int32(i), uses: out}
+}
+
+// Graph makes the graph from the uses of its files, in any order; a file
+// whose uses are not given uses nothing.
+func (x *Names) Graph(files []Uses) *Graph {
+	n := len(x.paths)
+	g := &Graph{paths: x.paths}
 	uses := make([][]use, n)
-	forEach(n, func() *scratch { return &scratch{counts: make([]int32, len(definers))} }, func(s *scratch, i int) {
-		s.touched = countUses(files[i].Text, syntaxOf(fams[i]), ids, s.counts, s.touched[:0])
-		slices.Sort(s.touched)
-		var out []use
-		for _, id := range s.touched {
-			if _, self := slices.BinarySearch(own[i], id); !self {
-				out = append(out, use{id: id, n: s.counts[id]})
-			}
-			s.counts[id] = 0
+	for _, f := range files {
+		if f.node >= 0 {
+			uses[f.node] = f.uses
 		}
-		uses[i] = out
-	})
+	}
+	definers, sc := x.definers, x.sc
 
 	// How many files use each identifier: its specificity.
 	users := make([]int32, len(definers))

@@ -94,10 +94,7 @@ func safeCut(text string, i int) int {
 		if i == 0 || text[i-1] != '\n' {
 			continue
 		}
-		switch c := text[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == '/':
-		case c >= 0x80:
-		default:
+		if safeStart(text[i]) {
 			return i
 		}
 	}
