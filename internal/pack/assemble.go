@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -152,8 +151,7 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 		p := &parts[i]
 		it := &item{Part: p, q: rank.Quantize(p.Score), doc: p.doc()}
 		if opt.PreferRecent && p.Changed > 0 {
-			days := float64(newest-p.Changed) / 86400
-			r := float64(0.2 * math.Pow(0.5, days/7)) // rounded: never fused with the add below
+			r := float64(0.2 * rank.HalfLife(newest-p.Changed, 7)) // rounded: never fused with the add below
 			it.q = rank.Quantize(p.Score + r)
 			it.recency = r
 		}

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"math"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -99,7 +98,7 @@ func rankByStructure(ctx context.Context, env Env, parts []pack.Part, files []fi
 		if newest > 0 {
 			r := 0.0
 			if t := changed[pt.Path]; t > 0 {
-				r = unitScore(math.Pow(0.5, float64(newest-t)/86400/7))
+				r = unitScore(rank.HalfLife(newest-t, 7))
 			}
 			pt.Components["recency"] = r
 			sum, weights = sum+float64(weightRecency*r), weights+weightRecency
