@@ -2,10 +2,10 @@ package pack
 
 import (
 	"runtime"
-	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
+	"golang.org/x/sync/errgroup"
 )
 
 // coster measures rendered blocks with the tokenizer, each once.
@@ -68,20 +68,15 @@ func parallel(n int, f func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	next := make(chan int, 64)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range n {
+		g.Go(func() error {
+			f(i)
+			return nil
 		})
 	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 }
 
 // header is the token count of the doc-format run header shown when the

@@ -2,7 +2,8 @@ package tokenizer
 
 import (
 	"runtime"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // parallelMin is the size below which CountParallel counts in one piece.
@@ -40,24 +41,19 @@ func CountParallel(t Tokenizer, text string) int {
 		start = end
 	}
 	counts := make([]int, len(cuts))
-	var wg sync.WaitGroup
-	next := make(chan int, len(cuts))
+	var g errgroup.Group
+	g.SetLimit(workers)
 	for i := range cuts {
-		next <- i
-	}
-	close(next)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				start := 0
-				if i > 0 {
-					start = cuts[i-1]
-				}
-				counts[i] = t.Count(text[start:cuts[i]])
+		g.Go(func() error {
+			start := 0
+			if i > 0 {
+				start = cuts[i-1]
 			}
+			counts[i] = t.Count(text[start:cuts[i]])
+			return nil
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	n := 0
 	for _, c := range counts {
 		n += c
