@@ -2,8 +2,9 @@ package chunk
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/chunk/chunkid"
 )
 
 // Chunk is one syntactic unit of a file.
@@ -44,16 +45,16 @@ const (
 	MinChunkBytes = 256
 )
 
-// Version identifies the chunking and level-extraction rules. It changes
-// whenever Split or Levels can return something different for the same
-// input, so an index can tell that its chunks are stale. Backend names the
-// parsers this build uses; an index should record both.
-const Version = 1
+// Version identifies the chunking and level-extraction rules, and Backend
+// names the parsers this build uses (chunkid holds both); an index records
+// both.
+const (
+	Version = chunkid.Version
+	Backend = chunkid.Backend
+)
 
-// Name names this build's chunker, Backend and Version, as plans and
-// ctxpack version show it: "go/parser+tree-sitter v1" built with cgo,
-// "go/parser+heuristics v1" without. It never holds a newline.
-func Name() string { return Backend + " v" + strconv.Itoa(Version) }
+// Name names this build's chunker (chunkid.Name).
+func Name() string { return chunkid.Name() }
 
 // maxSyntaxBytes is the largest input handed to go/parser (tree-sitter
 // takes at most 1 MiB); larger inputs are chunked by the heuristics, which

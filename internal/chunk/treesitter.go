@@ -19,11 +19,6 @@ import (
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
-// Backend names the parsers of this build: go/parser for Go, tree-sitter
-// for Python, JavaScript, TypeScript, Java, Rust, C and C++, and the
-// heuristics for the other languages.
-const Backend = "go/parser+tree-sitter"
-
 // A grammar is a tree-sitter language, loaded once, with its node kind and
 // field names by id. After init it is read-only, so goroutines share it.
 type grammar struct {

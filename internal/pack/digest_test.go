@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/chunk/chunkid"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
 
@@ -28,13 +28,13 @@ func TestPlanNamesChunker(t *testing.T) {
 			if o.Budget == 1 && pl.Content != "" {
 				t.Fatalf("%s: %q fits in a budget of 1", f, pl.Content)
 			}
-			if pl.Chunker != chunk.Name() {
-				t.Errorf("%s, budget %d: chunker %q, want %q", f, o.Budget, pl.Chunker, chunk.Name())
+			if pl.Chunker != chunkid.Name() {
+				t.Errorf("%s, budget %d: chunker %q, want %q", f, o.Budget, pl.Chunker, chunkid.Name())
 			}
-			if want := Digest(chunk.Name(), pl.Content); pl.Digest != want {
+			if want := Digest(chunkid.Name(), pl.Content); pl.Digest != want {
 				t.Errorf("%s, budget %d: digest %s, want %s", f, o.Budget, pl.Digest, want)
 			}
-			if f == render.JSON && !bytes.Contains(res.Output, []byte("\n  \"chunker\": \""+chunk.Name()+"\",\n")) {
+			if f == render.JSON && !bytes.Contains(res.Output, []byte("\n  \"chunker\": \""+chunkid.Name()+"\",\n")) {
 				t.Errorf("the json plan does not name the chunker:\n%s", res.Output)
 			}
 		}

@@ -33,7 +33,7 @@
 //     the whole output is counted with the tokenizer; the count, never an
 //     estimate, is checked against the budget.
 //
-// Every plan names the chunker of the build (chunk.Name, such as
+// Every plan names the chunker of the build (chunkid.Name, such as
 // "go/parser+tree-sitter v1"; "go/parser+heuristics v1" built without
 // cgo), which gave code parts their chunks and levels, and its digest
 // covers that name and the content (see Digest):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxpack/ctxpack/internal/chunk"
+	"github.com/ctxpack/ctxpack/internal/chunk/chunkid"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -283,7 +283,7 @@ type Options struct {
 
 	// chunker is the name the plan gives the chunker, which its digest
 	// covers; "" (always, outside this package's tests) is this build's,
-	// chunk.Name().
+	// chunkid.Name().
 	chunker string
 }
 
@@ -320,7 +320,7 @@ func (o *Options) normalize() error {
 		o.FullSequence = 5000
 	}
 	if o.chunker == "" {
-		o.chunker = chunk.Name()
+		o.chunker = chunkid.Name()
 	}
 	if len(o.Policy.Buckets) == 0 {
 		o.Policy.Buckets = []Bucket{{Name: "", Share: 1}}

@@ -170,7 +170,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 const digestTag = "ctxpack digest v1\n"
 
 // Digest is a plan's digest of content assembled by a build whose chunker
-// is named chunker (chunk.Name): "sha256:" and the lower-case hex SHA-256
+// is named chunker (chunkid.Name): "sha256:" and the lower-case hex SHA-256
 // of
 //
 //	"ctxpack digest v1\n" + "chunker " + chunker + "\n" + content
