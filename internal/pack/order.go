@@ -29,9 +29,16 @@ type item struct {
 	fail    *failure // where a Loader's error goes
 }
 
+// loads reports whether the item's text at level l comes from its
+// part's Loader: the full level of a part with one, unless the item cap
+// cut that level's text, which the item then holds.
+func (it *item) loads(l Level) bool {
+	return l == Full && it.Loader != nil && !(it.cut != "" && l == it.start)
+}
+
 // size is the length in bytes of the item's text at level l.
 func (it *item) size(l Level) int {
-	if l == Full && it.Loader != nil {
+	if it.loads(l) {
 		return it.Loader.Len
 	}
 	return len(it.text[l])
@@ -51,7 +58,7 @@ func (it *item) textAt(l Level) string {
 // load returns the item's text at level l, loading it when the part's
 // Loader gives it.
 func (it *item) load(l Level) (string, error) {
-	if l != Full || it.Loader == nil {
+	if !it.loads(l) {
 		return it.text[l], nil
 	}
 	t, err := it.Loader.Load()

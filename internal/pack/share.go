@@ -159,7 +159,7 @@ func (c *coster) cut(it *item, size, limit int, of string) bool {
 		body, where = it.Item.Body, it.Item.Where
 		with = func(n int) string { return it.Item.Cut(c.tok.Truncate(body, n)) }
 	} else {
-		body, where = it.text[it.start], truncatedWhere(it, "")
+		body, where = it.textAt(it.start), truncatedWhere(it, "")
 		with = func(n int) string {
 			shown := c.tok.Truncate(body, n)
 			return withNewline(shown) + marker(it, shown)

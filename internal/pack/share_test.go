@@ -5,9 +5,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestWaterFill(t *testing.T) {
@@ -259,5 +261,34 @@ func TestCutProperties(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Parts whose full text comes from a Loader are cut by the item cap and
+// compared by edit distance on that text, as parts that hold it are: the
+// output is the same.
+func TestPoliciesWithLoaders(t *testing.T) {
+	text := func(w string) string { return strings.Repeat(w+" of text\n", 20) }
+	parts := []Part{
+		{Key: "p", Path: "p.txt", Lines: [2]int{1, 20}, Score: 0.5, Bucket: "a", Text: full(text("pine"))},
+		{Key: "p2", Path: "p2.txt", Score: 0.45, Bucket: "a", Text: full(text("pine"))},
+		{Key: "q", Path: "q.txt", Score: 0.4, Bucket: "b", Text: full(text("quit"))},
+		{Key: "r", Path: "r.txt", Score: 0.3, Bucket: "b", Text: full(text("rosemary and thyme"))},
+	}
+	o := Options{Budget: 1000, Tokenizer: runeCounter{}, Overflow: Drop, DedupStrategy: EditDistance,
+		Policy: Policy{Buckets: []Bucket{{Name: "a", Share: 3}, {Name: "b", Share: 1}}, ItemCap: 0.25, Cut: true, WaterFill: true}}
+	want, err := Assemble(parts, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Assemble(loadify(t, parts, make([]atomic.Int32, len(parts)), false), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Plan, got.Plan); diff != "" {
+		t.Errorf("with loaders (-holding +loading):\n%s", diff)
+	}
+	if len(want.Plan.Dropped) != 1 || want.Plan.Dropped[0].Key != "p2" {
+		t.Errorf("dropped %+v, want p2 as p's duplicate", want.Plan.Dropped)
 	}
 }

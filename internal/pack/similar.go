@@ -91,7 +91,11 @@ func dedupSimilar(items []*item, threshold float64) ([]*item, []drop) {
 	texts := make([]textsim.Text, len(order))
 	parallel(len(order), func(i int) {
 		it := order[i]
-		texts[i] = textsim.Prepare(cmp.Or(it.Dedup.Text, it.text[it.start]))
+		text := it.Dedup.Text
+		if text == "" {
+			text = it.textAt(it.start)
+		}
+		texts[i] = textsim.Prepare(text)
 	})
 	shows := map[string]*item{} // the most relevant part that shows each file
 	for _, it := range order {
