@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"slices"
@@ -181,10 +182,17 @@ const digestTag = "ctxpack digest v1\n"
 // different digests even for identical content. In a shell:
 // { printf 'ctxpack digest v1\nchunker %s\n' "$chunker"; cat content; } | sha256sum.
 func Digest(chunker, content string) string {
-	h := sha256.New()
-	io.WriteString(h, digestTag+"chunker "+chunker+"\n")
+	h := digestHash(chunker)
 	io.WriteString(h, content)
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// digestHash is the hash a digest is taken with, fed with the text before
+// the content.
+func digestHash(chunker string) hash.Hash {
+	h := sha256.New()
+	io.WriteString(h, digestTag+"chunker "+chunker+"\n")
+	return h
 }
 
 // segment is one part as rendered: its block (without its text), its

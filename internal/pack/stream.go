@@ -2,7 +2,6 @@ package pack
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/hex"
 	"hash"
 	"io"
@@ -25,8 +24,7 @@ type sink struct {
 }
 
 func newSink(tok tokenizer.Tokenizer, w io.Writer, chunker string) *sink {
-	s := &sink{tally: tokenizer.NewTally(tok), h: sha256.New()}
-	io.WriteString(s.h, digestTag+"chunker "+chunker+"\n") // the digest's prefix (Digest)
+	s := &sink{tally: tokenizer.NewTally(tok), h: digestHash(chunker)}
 	if w != nil {
 		s.hw = &hashWriter{h: s.h, w: w}
 		s.w = bufio.NewWriterSize(s.hw, 64<<10)
