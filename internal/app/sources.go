@@ -15,23 +15,15 @@ import (
 	"github.com/ctxpack/ctxpack/internal/store"
 )
 
-// OpenStore opens the project's store of memories, experiences, values
+// openStore opens the project's store of memories, experiences, values
 // and commits (.ctxpack/sources.db). readOnly opens it for reading only:
 // a missing store is then empty and nothing is created.
-func (p *Project) OpenStore(readOnly bool) (*store.Store, error) {
+func (p *Project) openStore(readOnly bool) (*store.Store, error) {
 	return store.Open(store.DefaultPath(p.Root), store.Options{ReadOnly: readOnly})
 }
 
 // StorePath is where the project's store is, relative to the root.
 func StorePath() string { return filepath.ToSlash(filepath.Join(project.DirCtxpack, "sources.db")) }
-
-// SyncCommits brings the store's commits up to date with the project's
-// git history: only the commits since the last one read, or all of them
-// again when the history was rewritten. Outside a git repository it
-// returns an error that errors.Is history.ErrNotRepository.
-func (p *Project) SyncCommits(ctx context.Context, st *store.Store) (store.CommitStats, error) {
-	return st.SyncCommits(ctx, p.Root)
-}
 
 // Sources assembles the context for a free-text query from the sources
 // in req.Sources (sources mode): one search per source, in parallel, the
@@ -115,7 +107,7 @@ func (p *Project) sourcesOf(query string, req Request) ([]string, error) {
 // (through the index idx names, brought up to date unless idx.NoUpdate).
 func (p *Project) sourcesEnv(settings SourcesSettings, idx IndexOptions) sources.Env {
 	return sources.Env{
-		Root: p.Root, Settings: settings, OpenStore: p.OpenStore, Artifacts: p.artifacts,
+		Root: p.Root, Settings: settings, OpenStore: p.openStore, Artifacts: p.artifacts,
 		Code: func(ctx context.Context, query string, limit int) (*sources.CodeHits, error) {
 			rk, err := p.rank(ctx, query, idx, func(o *retrieve.Options) {
 				o.Expand = -1

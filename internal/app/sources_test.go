@@ -44,7 +44,7 @@ func newSourcesFixture(t *testing.T, files map[string]string) *sourcesFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := p.OpenStore(false)
+	st, err := p.openStore(false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,17 +75,31 @@ func ParseOutcome(s string) (string, error) {
 
 // Store is the project's store, open. It is safe for concurrent use; Close
 // it when done.
-type Store struct{ st *store.Store }
+type Store struct {
+	st   *store.Store
+	root string // the project's, whose git history commits come from
+}
 
 // Store opens the project's store: for reading only unless write, so
 // that reading a store that is not there finds it empty and creates
 // nothing.
 func (p *Project) Store(write bool) (*Store, error) {
-	st, err := p.OpenStore(!write)
+	st, err := p.openStore(!write)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{st}, nil
+	return &Store{st: st, root: p.Root}, nil
+}
+
+// CommitStats is what a commit sync did.
+type CommitStats = store.CommitStats
+
+// SyncCommits brings the store's commits up to date with the project's
+// git history: only the commits since the last one read, or all of them
+// again when the history was rewritten. Outside a git repository it
+// returns an error that errors.Is ErrNotRepository.
+func (s *Store) SyncCommits(ctx context.Context) (CommitStats, error) {
+	return s.st.SyncCommits(ctx, s.root)
 }
 
 // Close closes the store.

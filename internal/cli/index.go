@@ -166,12 +166,12 @@ func embedLine(es *app.EmbedStats, took time.Duration) string {
 // nothing.
 func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *app.Project) error {
 	start := time.Now()
-	st, err := p.OpenStore(false)
+	st, err := p.Store(true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	cs, err := p.SyncCommits(ctx, st)
+	cs, err := st.SyncCommits(ctx)
 	if errors.Is(err, app.ErrNotRepository) {
 		return nil
 	}
