@@ -319,7 +319,7 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 		Changed: o.PreferRecent && !ranked,
 		Reverse: req.ReverseWalk,
 		Relevance: func(ctx context.Context, query string) (map[string]float64, []string, error) {
-			hits, warnings, err := p.rankFiles(ctx, query, req.Index, nil)
+			hits, warnings, err := p.RankFiles(ctx, query, req.Index)
 			if err != nil {
 				return nil, nil, err
 			}

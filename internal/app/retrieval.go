@@ -98,26 +98,10 @@ func (p *Project) Search(ctx context.Context, query string, k int, files bool, o
 // RankFiles ranks the project's files for a free-text query through the
 // repository index (brought up to date unless o.NoUpdate), best first,
 // and returns the warnings to report. Files that do not match are absent.
+// It ranks without expansion: the chunks expansion adds, at a share of at
+// most 1 of their file's relevance, change no file's relevance or place.
 func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) ([]retrieve.File, []string, error) {
-	return p.rankFiles(ctx, query, o, nil)
-}
-
-// rankFiles is RankFiles; the dependency depth reads the files texts has
-// (those a pack has read already) from it, not from the project again.
-// It ranks without expansion: the chunks it adds, at a share of at most 1
-// of their file's relevance, change no file's relevance or place.
-func (p *Project) rankFiles(ctx context.Context, query string, o IndexOptions, texts map[string]string) ([]retrieve.File, []string, error) {
-	r, err := p.rank(ctx, query, o, func(opt *retrieve.Options) {
-		opt.Expand = -1
-		if read := opt.Read; texts != nil {
-			opt.Read = func(path string) (string, error) {
-				if t, ok := texts[path]; ok {
-					return t, nil
-				}
-				return read(path)
-			}
-		}
-	})
+	r, err := p.rank(ctx, query, o, func(opt *retrieve.Options) { opt.Expand = -1 })
 	if err != nil {
 		return nil, nil, err
 	}
