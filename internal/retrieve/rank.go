@@ -14,6 +14,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/embed"
 	"github.com/ctxpack/ctxpack/internal/index"
 	"github.com/ctxpack/ctxpack/internal/lang"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/rank"
 	"github.com/ctxpack/ctxpack/internal/refgraph"
 )
@@ -705,4 +706,22 @@ func SectionWord(kind string, chunk bool) string {
 		return "doc"
 	}
 	return "file"
+}
+
+// ErrChunkChanged is ChunkText's error for a file that no longer holds
+// the text the index recorded for a chunk.
+var ErrChunkChanged = errors.New("the file changed since it was indexed")
+
+// ChunkText is chunk c's text in text, its file as read now: the bytes at
+// its offsets, when they still have the content id the index recorded;
+// ErrChunkChanged otherwise.
+func ChunkText(c Chunk, text string) (string, error) {
+	if c.Start > c.End || c.End > len(text) {
+		return "", ErrChunkChanged
+	}
+	body := text[c.Start:c.End]
+	if project.ContentID(body) != c.CID {
+		return "", ErrChunkChanged
+	}
+	return body, nil
 }

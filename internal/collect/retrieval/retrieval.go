@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -111,15 +110,8 @@ func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier) ([]pack.Part, []
 	for _, c := range chunks {
 		text, err := files.Read(c.Path)
 		var body string
-		switch {
-		case err != nil:
-		case c.Start > c.End || c.End > len(text):
-			err = errors.New("the file changed since it was indexed")
-		default:
-			body = text[c.Start:c.End]
-			if project.ContentID(body) != c.CID {
-				err = errors.New("the file changed since it was indexed")
-			}
+		if err == nil {
+			body, err = retrieve.ChunkText(c, text)
 		}
 		if err != nil {
 			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)

@@ -474,9 +474,13 @@ func (r *collector) code(ctx context.Context) result {
 			break
 		}
 		text, err := hits.Read(c.Path)
-		if err != nil || c.Start > c.End || c.End > len(text) || project.ContentID(text[c.Start:c.End]) != c.CID {
-			why := "the file changed since it was indexed"
-			if err != nil {
+		var body string
+		if err == nil {
+			body, err = retrieve.ChunkText(c, text)
+		}
+		if err != nil {
+			why := err.Error()
+			if !errors.Is(err, retrieve.ErrChunkChanged) {
 				why = "unreadable: " + project.ErrorText(err)
 			}
 			k := fmt.Sprintf("%s#%d", c.Path, c.Seq)
@@ -486,7 +490,7 @@ func (r *collector) code(ctx context.Context) result {
 			res.dropped = append(res.dropped, render.Dropped{Key: k, Path: c.Path, Reason: why})
 			continue
 		}
-		body := strings.TrimRight(text[c.Start:c.End], "\n")
+		body = strings.TrimRight(body, "\n")
 		summary, _ := chunk.Levels(c.Path, []byte(body))
 		comps := map[string]float64{"match": rank.Round(c.Relevance)}
 		for k, v := range c.Factors {
