@@ -2,8 +2,6 @@ package ctxpack
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 )
@@ -113,21 +111,28 @@ type Dropped struct {
 	NeedBudget int `json:"need_budget"`
 }
 
-// result is res in this package's types: the plan goes through its json
-// form, whose names this package's fields share.
+// result is res in this package's types.
 func result(res *app.Result, err error) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(&res.Plan)
-	if err != nil {
-		return nil, fmt.Errorf("ctxpack: %w", err)
+	ap := &res.Plan
+	pl := Plan{
+		Mode: ap.Mode, Target: ap.Target, Tokenizer: ap.Tokenizer, Chunker: ap.Chunker,
+		Budget: ap.Budget, TotalTokens: ap.TotalTokens, Truncated: ap.Truncated, Exceeded: ap.Exceeded,
+		Parts: make([]Part, len(ap.Parts)), Dropped: make([]Dropped, len(ap.Dropped)),
+		Paths: ap.Paths, Warnings: ap.Warnings, StateRoot: ap.StateRoot, Digest: ap.Digest,
 	}
-	out := &Result{Output: res.Output}
-	if err := json.Unmarshal(data, &out.Plan); err != nil {
-		return nil, fmt.Errorf("ctxpack: %w", err)
+	for i, pp := range ap.Parts {
+		pl.Parts[i] = Part{
+			Key: pp.Key, Source: pp.Source, Type: pp.Type, Path: pp.Path, Lines: pp.Lines, Level: pp.Level,
+			Tokens: pp.Tokens, CID: pp.CID, Via: pp.Via, Score: pp.Score, Factors: pp.Components, Reason: pp.Reason,
+		}
 	}
-	return out, nil
+	for i, d := range ap.Dropped {
+		pl.Dropped[i] = Dropped{Key: d.Key, Path: d.Path, Reason: d.Reason, NeedBudget: d.NeedBudget}
+	}
+	return &Result{Output: res.Output, Plan: pl}, nil
 }
 
 // Context assembles the context for a target: an artifact id (the task
