@@ -1,8 +1,6 @@
 package app
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,14 +23,7 @@ func TestRetrievalConfigErrors(t *testing.T) {
 		{"bad tier", "retrieval:\n  tiers:\n    - {name: a, share: 1, threshold: 0.5}\n    - {name: b, share: 1, threshold: 0.7}\n", ".ctxpack/config.yaml:4: retrieval.tiers[1].threshold must be from 0 to 1 and below"},
 	}
 	for _, tt := range tests {
-		dir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(dir, ".ctxpack"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, ".ctxpack", "config.yaml"), []byte(tt.config), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := Open(dir, "")
+		p, err := Open(writeProject(t, map[string]string{".ctxpack/config.yaml": tt.config}), "")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

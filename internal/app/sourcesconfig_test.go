@@ -1,8 +1,6 @@
 package app
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,14 +21,7 @@ func TestSourcesSettingsErrors(t *testing.T) {
 		{"merged bad count", "base: &base\n  limit: 5000\nsources:\n  <<: *base\n", ".ctxpack/config.yaml:2: sources.limit must be a whole number from 1 to 1000"},
 	}
 	for _, tt := range tests {
-		dir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(dir, ".ctxpack"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, ".ctxpack", "config.yaml"), []byte(tt.config), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := Open(dir, "")
+		p, err := Open(writeProject(t, map[string]string{".ctxpack/config.yaml": tt.config}), "")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
