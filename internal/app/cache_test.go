@@ -203,6 +203,7 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"LinkDepth": {{LinkDepth: 1}}, "ReverseWalk": {{ReverseWalk: true}}, "Query": {{Query: "x"}},
 		"Index":   {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
+		"NoRedact": {{NoRedact: true}},
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},

@@ -81,6 +81,12 @@ type Request struct {
 	// configured limit (sources.limit, default 20).
 	Limit int
 
+	// NoRedact turns the redact stage off for this request: secrets are
+	// left in the output as they are (docs/security.md). The MCP server
+	// never sets it; only the configuration (secrets.redact) or the
+	// CLI's --no-redact does.
+	NoRedact bool
+
 	// NoCache assembles without the assembly cache (.ctxpack/cache/),
 	// neither reading nor writing it; the answer is the same either way.
 	NoCache bool
@@ -201,6 +207,9 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	if req.PreferRecent != nil {
 		o.PreferRecent = *req.PreferRecent
 	}
+	if o.Secrets, err = p.scanner(req); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 
@@ -312,7 +321,11 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 		return nil, o, err
 	}
 	ranked := !unbudgeted || req.Query != ""
-	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: p.Config.Walk.Options()}, files.Request{
+	wo, err := p.walkOptions()
+	if err != nil {
+		return nil, o, err
+	}
+	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: wo}, files.Request{
 		Roots:   roots,
 		Ranked:  !unbudgeted,
 		Query:   req.Query,

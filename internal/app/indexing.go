@@ -48,8 +48,12 @@ func (p *Project) OpenIndex(o IndexOptions, readOnly bool) (*OpenedIndex, error)
 			dbPath = filepath.Join(p.Dir, dbPath)
 		}
 	}
+	wo, err := p.walkOptions()
+	if err != nil {
+		return nil, err
+	}
 	opts := index.Options{
-		Walk:        p.Config.Walk.Options(),
+		Walk:        wo,
 		LockTimeout: o.Wait, // the same meaning: 0 the default, negative no wait
 		ReadOnly:    readOnly,
 	}

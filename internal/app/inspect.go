@@ -185,7 +185,11 @@ func (p *Project) check(ctx context.Context, baseline string) (*check.Report, st
 	if err != nil {
 		return nil, "", "", err
 	}
-	rep, err := check.Run(ctx, p.FS, set, check.Options{Config: cfg, Walk: p.Config.Walk.Options()})
+	wo, err := p.walkOptions()
+	if err != nil {
+		return nil, "", "", err
+	}
+	rep, err := check.Run(ctx, p.FS, set, check.Options{Config: cfg, Walk: wo})
 	if err != nil {
 		return nil, "", "", err
 	}

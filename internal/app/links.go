@@ -163,4 +163,6 @@ type projectState struct {
 	retrievalTiers []Tier
 	retrievalErr   error // of the retrieval: section
 	embedErr       error // of loading the embedder
+
+	secrets secretsState // the secrets: section
 }

@@ -48,7 +48,7 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 			continue
 		}
 		dir := os.DirFS(abs)
-		walked, skips, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: TokensMaxFileBytes, IncludeHidden: true})
+		walked, skips, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: TokensMaxFileBytes, IncludeHidden: true, KeepSecretFiles: keepAll})
 		if err != nil {
 			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
 		}
@@ -163,6 +163,7 @@ func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName stri
 			continue
 		}
 		o := p.Config.Walk.Options()
+		o.KeepSecretFiles = keepAll // counted, never shown
 		o.MaxFileBytes, o.IncludeHidden = TokensMaxFileBytes, true
 		walked, skipped, err := project.Walk(p.FS, []string{rel}, o)
 		if err != nil {
@@ -189,3 +190,6 @@ func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName stri
 	}
 	return rep, nil
 }
+
+// keepAll keeps every secret file in a walk that only counts tokens.
+func keepAll(string) bool { return true }

@@ -44,6 +44,7 @@ type AssembleOptions struct {
 	Task            string
 	Limit           int
 	ToEvidence      string // --to-evidence DIR: export into a new workspace
+	NoRedact        bool   // --no-redact: secrets left in the output
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -61,6 +62,7 @@ func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.ItemCap, "item-cap", 0, "largest `SHARE` of the budget one part may take before its fuller\nlevels wait for a larger budget (default 0.25; 1 = no cap)")
 	optionalBoolVar(fs, &o.PreferRecent, "prefer-recent", "rank recently changed files higher (git commit times; default from config)")
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from\nwhich state (mode, target, tokenizer, budget, state root)")
+	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 	fs.StringVar(&o.WalkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
 	_ = fs.MarkHidden("walk-order")
 }
@@ -126,6 +128,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		ItemCap: o.ItemCap, LinkDepth: o.LinkDepth, NoCache: o.NoCache,
 		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
+		NoRedact: o.NoRedact,
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)

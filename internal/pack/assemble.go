@@ -162,6 +162,9 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 			it.has[Full] = true
 		}
 		it.fail = fail
+		if opt.Secrets != nil {
+			it.red = &redaction{sc: opt.Secrets}
+		}
 		lo, top := it.eagerRange()
 		it.pending = p.More != nil && top-lo > 1
 		if it.pending && opt.MaxLevel > lo && opt.MaxLevel < top {
@@ -169,9 +172,6 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 			later = append(later, it)
 		}
 		it.cid = p.CID
-		if it.cid == "" {
-			it.cid = contentID(it.textAt(top))
-		}
 		b, ok := bucket[p.Bucket]
 		if !ok {
 			if p.Bucket != "" {
@@ -181,6 +181,13 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 		}
 		it.bucket = b
 		items[i] = it
+	}
+	redactEager(items)
+	for _, it := range items {
+		if it.cid == "" {
+			_, top := it.eagerRange()
+			it.cid = contentID(it.textAt(top))
+		}
 	}
 	resolveAll(later)
 	if err := fail.get(); err != nil {

@@ -25,8 +25,9 @@ type item struct {
 	// part itself is never modified).
 	text    [numLevels]string
 	has     [numLevels]bool
-	pending bool     // More is set and not called yet
-	fail    *failure // where a Loader's error goes
+	pending bool       // More is set and not called yet
+	fail    *failure   // where a Loader's error goes
+	red     *redaction // the redact stage's findings; nil when it is off
 }
 
 // loads reports whether the item's text at level l comes from its
@@ -68,7 +69,7 @@ func (it *item) load(l Level) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("pack: part %q: %w", it.Key, err)
 	}
-	return t, nil
+	return it.redactLoaded(t), nil
 }
 
 // failure keeps the first error of work done in parallel.
@@ -107,7 +108,7 @@ func (it *item) resolve() {
 	}
 	for l, t := range it.More(text) {
 		if l > lo && l < hi && !it.has[l] && t != "" {
-			it.text[l], it.has[l] = t, true
+			it.text[l], it.has[l] = it.redactMore(l, t), true
 		}
 	}
 }

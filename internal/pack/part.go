@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"github.com/ctxpack/ctxpack/internal/secrets"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/chunk/chunkid"
@@ -275,6 +276,12 @@ type Options struct {
 	// Paths and Warnings are the collector's, reported as is (Paths sorted).
 	Paths    []string
 	Warnings []string
+	// Secrets, when set, is the redact stage's scanner: every text of
+	// every part is scanned and each secret found replaced by a marker
+	// naming its rule before anything is counted, and the plan lists the
+	// findings in what is shown (render.Plan.Redactions). nil leaves
+	// texts as they are.
+	Secrets *secrets.Scanner `json:"-"`
 	// FullSequence bounds the work spent finding the budget at which each
 	// left-out part would enter: the whole sequence is built when there are
 	// at most this many parts (0 means 5,000); beyond that it stops once the

@@ -144,6 +144,15 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		}
 		plan.Parts = append(plan.Parts, pp)
 	}
+	plan.Redactions = f.redactions(list, chosen, func(it *item, ch *choice) string {
+		if ch.truncated {
+			return ch.text
+		}
+		return it.textAt(ch.level)
+	})
+	if len(plan.Redactions) > 0 {
+		plan.Warnings = append(plan.Warnings, redactionSummary(plan.Redactions))
+	}
 	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 

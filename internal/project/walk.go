@@ -58,6 +58,11 @@ type WalkOptions struct {
 	// In one directory a later name takes precedence over an earlier one.
 	// nil means DefaultIgnoreFiles(); an empty non-nil slice means none.
 	IgnoreFiles []string
+	// KeepSecretFiles reports whether to list a file that is a secret by
+	// its name (IsSecretFile); Walk reports every other one in Skipped,
+	// with SecretFileReason. nil keeps none. A root that names such a
+	// file is listed: it was named explicitly.
+	KeepSecretFiles func(path string) bool
 	// Workers is how many goroutines read files for binary detection.
 	// 0 means GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -112,6 +117,7 @@ func Walk(fsys fs.FS, roots []string, opt WalkOptions) ([]File, []Skipped, error
 		maxBytes:      opt.MaxFileBytes,
 		includeHidden: opt.IncludeHidden,
 		ignoreNames:   opt.IgnoreFiles,
+		keepSecret:    opt.KeepSecretFiles,
 	}
 	if w.maxBytes <= 0 {
 		w.maxBytes = DefaultMaxFileBytes
@@ -177,6 +183,7 @@ type walker struct {
 	work          chan<- string
 	skipped       []Skipped
 	exclude       *ignoreList // .git/info/exclude, read on first use
+	keepSecret    func(path string) bool
 }
 
 func (w *walker) skip(p, reason string) {
@@ -303,6 +310,10 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		p := join(dir, name)
 		t := e.Type()
 		if ignored(stack, p, t.IsDir()) {
+			continue
+		}
+		if !t.IsDir() && IsSecretFile(p) && (w.keepSecret == nil || !w.keepSecret(p)) {
+			w.skip(p, SecretFileReason)
 			continue
 		}
 		switch {

@@ -25,9 +25,13 @@ type Plan struct {
 	Overflow    string     `json:"overflow"`
 	Parts       []PlanPart `json:"parts"`
 	Dropped     []Dropped  `json:"dropped"`
-	Paths       []string   `json:"paths"`
-	Warnings    []string   `json:"warnings"`
-	Metrics     Metrics    `json:"metrics"`
+	// Redactions are the secrets replaced by markers in the content, in
+	// render order (pack.Options.Secrets): where each was and which rule
+	// found it, never the value.
+	Redactions []Redaction `json:"redactions,omitempty"`
+	Paths      []string    `json:"paths"`
+	Warnings   []string    `json:"warnings"`
+	Metrics    Metrics     `json:"metrics"`
 	// Shares are the budget's division among sources (sources mode,
 	// premortem): what each source is entitled to and the item cap
 	// reckoned from it. Absent in the other modes.
@@ -91,6 +95,17 @@ type Dropped struct {
 	// NeedBudget is the smallest budget at which the part would have been
 	// included, when the engine knows it.
 	NeedBudget int `json:"need_budget,omitempty"`
+}
+
+// Redaction is one secret the redact stage replaced in the content.
+type Redaction struct {
+	Key  string `json:"key"`            // the part it is in
+	Path string `json:"path,omitempty"` // the file, when the part has one
+	Line int    `json:"line,omitempty"` // 1-based line in the file (or the part's text)
+	Rule string `json:"rule"`           // the rule that found it: the marker's name
+	// Fingerprint names the value without holding it; on the allow-list
+	// (secrets.allow in the configuration) it keeps that value.
+	Fingerprint string `json:"fingerprint"`
 }
 
 // Metrics are the plan's quality figures (DESIGN §3).

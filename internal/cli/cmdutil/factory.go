@@ -60,6 +60,10 @@ func (f *Factory) ProjectWarn() (*app.Project, error) {
 	return p, nil
 }
 
+// NoRedactUsage is the help of --no-redact, on every command that
+// assembles.
+const NoRedactUsage = "leave secrets in the output for this run: keys, tokens, passwords and\nprivate keys are otherwise replaced by [redacted: RULE] markers\n(secrets.redact: false in .ctxpack/config.yaml turns redaction off for the\nproject; docs/security.md)"
+
 // Globals are the flags every command takes.
 type Globals struct {
 	Dir       string // -C

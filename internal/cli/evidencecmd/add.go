@@ -88,7 +88,7 @@ func addRun(ctx context.Context, o *AddOptions) error {
 	} else if err := app.CheckSelector(ar.Selector); err != nil {
 		return cmdutil.WrapUsage(err)
 	}
-	req, err := request(o.Globals, "", "")
+	req, err := request(o.Globals, "", "", false)
 	if err != nil {
 		return err
 	}

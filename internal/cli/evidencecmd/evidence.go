@@ -137,12 +137,14 @@ type PlanOptions struct {
 	Overflow string
 	Depth    string
 	FlowID   string // --flow-id: the flow's name in prompt.mdctx's header
+	NoRedact bool   // --no-redact: secrets left in the output
 }
 
 func (o *PlanOptions) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Overflow, "overflow", "", "what happens to evidence that does not fit: degrade (default: the\nhighest-ranked evidence is shown as a stub, then dropped), drop, truncate,\nerror, allow")
 	fs.StringVar(&o.Depth, "depth", "", "highest `LEVEL` to show: meta (stubs only) or full (default)")
 	fs.StringVar(&o.FlowID, "flow-id", "", "the flow's `NAME` in prompt.mdctx's header (default: the workspace's path)")
+	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 }
 
 // planCommand completes cmd, which has its name and help, as a command
@@ -164,8 +166,8 @@ func planCommand(f *cmdutil.Factory, cmd *cobra.Command, runF func(*PlanOptions)
 
 // request is the assembly request of the global flags, overflow and
 // depth.
-func request(g *cmdutil.Globals, overflow, depth string) (app.Request, error) {
-	req := app.Request{Budget: g.Budget, Window: g.Window, Tokenizer: g.Tokenizer, Overflow: overflow, Depth: depth}
+func request(g *cmdutil.Globals, overflow, depth string, noRedact bool) (app.Request, error) {
+	req := app.Request{Budget: g.Budget, Window: g.Window, Tokenizer: g.Tokenizer, Overflow: overflow, Depth: depth, NoRedact: noRedact}
 	switch depth {
 	case "", "meta", "stub", "full":
 	default:
@@ -176,7 +178,7 @@ func request(g *cmdutil.Globals, overflow, depth string) (app.Request, error) {
 
 // assemble assembles the workspace under the flags.
 func (o *PlanOptions) assemble(ctx context.Context) (*app.Project, *app.Workspace, *app.EvidenceResult, error) {
-	req, err := request(o.Globals, o.Overflow, o.Depth)
+	req, err := request(o.Globals, o.Overflow, o.Depth, o.NoRedact)
 	if err != nil {
 		return nil, nil, nil, err
 	}

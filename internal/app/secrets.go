@@ -1,0 +1,101 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ctxpack/ctxpack/internal/project"
+	"github.com/ctxpack/ctxpack/internal/secrets"
+)
+
+// SecretsConfig is the secrets: section of the configuration
+// (docs/security.md): redaction on by default, an allow-list, and the
+// secret files to pack anyway.
+//
+//	secrets:
+//	  redact: true              # false turns redaction off for the project
+//	  allow:                    # path globs not scanned, and fingerprints kept
+//	    - testdata/fixtures/**
+//	    - fp:0123456789abcdef
+//	  include:                  # files left out by their name, packed anyway
+//	    - .env.ci
+type SecretsConfig struct {
+	Redact  *bool    `yaml:"redact"`
+	Allow   []string `yaml:"allow"`
+	Include []string `yaml:"include"`
+}
+
+// secretsState is the secrets: section, read once.
+type secretsState struct {
+	once    sync.Once
+	scanner *secrets.Scanner // nil when redaction is off
+	include []string
+	err     error
+}
+
+// loadSecrets reads the secrets: section.
+func (p *Project) loadSecrets() (*secrets.Scanner, []string, error) {
+	s := &p.secrets
+	s.once.Do(func() {
+		var c SecretsConfig
+		_, bad, err := p.configSection("secrets", &c, nil)
+		if err != nil {
+			s.err = err
+			return
+		}
+		for i, g := range c.Include {
+			if strings.TrimSpace(g) == "" {
+				s.err = bad(fmt.Sprintf("include[%d]", i), "must be a path glob, not empty")
+				return
+			}
+		}
+		s.include = c.Include
+		if c.Redact != nil && !*c.Redact {
+			return
+		}
+		sc, globs, err := secrets.New(c.Allow)
+		if err != nil {
+			s.err = bad("allow", strings.TrimPrefix(err.Error(), "secrets: "))
+			return
+		}
+		if len(globs) > 0 {
+			sc.AllowPath = func(path string) bool { return matchAny(globs, path) }
+		}
+		s.scanner = sc
+	})
+	return s.scanner, s.include, s.err
+}
+
+func matchAny(globs []string, path string) bool {
+	for _, g := range globs {
+		if project.MatchGlob(g, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanner is the redact stage's scanner for a request: the configured
+// one, or none when the request turns redaction off.
+func (p *Project) scanner(req Request) (*secrets.Scanner, error) {
+	sc, _, err := p.loadSecrets()
+	if err != nil || req.NoRedact {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// walkOptions are the file walk's settings: the walk: section's, with the
+// secret files secrets.include names kept.
+func (p *Project) walkOptions() (project.WalkOptions, error) {
+	o := p.Config.Walk.Options()
+	_, include, err := p.loadSecrets()
+	if err != nil {
+		return o, err
+	}
+	if len(include) > 0 {
+		o.KeepSecretFiles = func(path string) bool { return matchAny(include, path) }
+	}
+	return o, nil
+}
