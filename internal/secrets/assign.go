@@ -156,6 +156,9 @@ func assignment(path, text string, i, j int) (match, bool) {
 	if !credentialValue(v, quoted, password) {
 		return match{}, false
 	}
+	if len(v) >= 64 && run(v, anyHex) == len(v) && testPath(path) {
+		return match{}, false // a test vector: a shared secret, a private scalar in hex
+	}
 	if n := nameWord(text[i:j]); n != "" && strings.Contains(strings.ToLower(v), n) {
 		return match{}, false
 	}
@@ -207,9 +210,6 @@ func credentialValue(v string, quoted, password bool) bool {
 		letters := strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 		return letters && strings.IndexFunc(v, func(r rune) bool { return r < 'A' || r > 'z' || r > 'Z' && r < 'a' }) >= 0 && c >= 2
 	}
-	if len(v) >= 64 && run(v, anyHex) == len(v) {
-		return false // a hash or a test vector: 32 bytes and more in hex
-	}
 	return classes(v) >= 2 && entropy(v) >= 3.3
 }
 
@@ -237,4 +237,13 @@ func placeholder(v string) bool {
 		return true
 	}
 	return false
+}
+
+// testPath reports whether path is a test's file or test data: where
+// known-answer vectors in hex are keys and secrets by name only.
+func testPath(path string) bool {
+	p := "/" + strings.ToLower(path)
+	return strings.Contains(p, "_test.") || strings.Contains(p, ".test.") || strings.Contains(p, ".spec.") ||
+		strings.Contains(p, "/testdata/") || strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") ||
+		strings.Contains(p, "/fixtures/") || strings.Contains(p, "/test_")
 }

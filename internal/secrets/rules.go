@@ -138,6 +138,9 @@ func matchPrefix(w string) (string, int) {
 		if r.check != nil && !r.check(v) {
 			continue
 		}
+		if entropy(v[len(p):]) < 2.5 {
+			continue // masked or made up: sk_live_XXXXXXXX…, AKIA0000…
+		}
 		return r.rule, len(v)
 	}
 	return "", 0

@@ -29,6 +29,11 @@ func scan(path, text string) []match {
 		if len(w) >= minPrefixWord && len(prefixRules[w[0]]) > 0 && (i == 0 || !alnum[text[i-1]]) {
 			if rule, l := matchPrefix(w); rule != "" {
 				found = append(found, match{rule: rule, start: i, end: i + l})
+				if rule == "aws-access-key-id" {
+					if m, ok := awsSecretNear(text, i+l); ok {
+						found = append(found, m)
+					}
+				}
 				i += l
 				continue
 			}
@@ -341,4 +346,25 @@ func assignsNext(text string, j int) bool {
 		}
 	}
 	return false
+}
+
+// awsSecretNear finds the secret access key that goes with an access key
+// id: a word of exactly 40 base64 characters, random-looking, in the 300
+// bytes after the id (the next argument, field or line).
+func awsSecretNear(text string, from int) (match, bool) {
+	end := min(len(text), from+300)
+	for i := from; i < end; {
+		if !b64[text[i]] {
+			i++
+			continue
+		}
+		j := i + run(text[i:], b64)
+		if j-i == 40 && (i == 0 || !wordByte[text[i-1]] || text[i-1] == ' ') && (j == len(text) || !wordByte[text[j]]) {
+			if v := text[i:j]; classes(v) >= 3 && entropy(v) >= 4.0 && !strings.Contains(v, "EXAMPLE") {
+				return match{rule: "aws-secret-access-key", start: i, end: j}, true
+			}
+		}
+		i = j
+	}
+	return match{}, false
 }
