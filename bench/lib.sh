@@ -2,11 +2,12 @@
 #
 #   . "$(dirname "$0")/lib.sh"
 #
-# It stops at the first error, moves to the repository root, makes the
+# It stops at the first error, moves to the repository root (from any
+# folder of bench/), makes the
 # scratch folder $work (removed on exit), prints the machine and builds
 # ctxpack into $work/ctxpack. The script then sets $runs, for median.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr); $(go version | cut -d' ' -f3)"

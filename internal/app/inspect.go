@@ -98,10 +98,18 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 		_, err := graph.Traverse(set, id, graph.Options{})
 		return nil, ArtifactProblems(set), fmt.Errorf("ctxpack: %w", err)
 	}
+	text, warn, err := p.redactText(a.Path, a.Text(level))
+	if err != nil {
+		return nil, nil, err
+	}
 	v := &ArtifactView{
 		ArtifactInfo: ArtifactInfo{ID: a.ID, Type: string(a.Type), Status: a.Status, Title: a.Title, Path: a.Path},
 		Level:        level.String(), CID: a.CID,
-		Text: a.Text(level),
+		Text: text,
+	}
+	problems := ArtifactProblems(set)
+	if warn != "" {
+		problems = append(problems, warn)
 	}
 	if f == render.JSON {
 		b, err := EncodeJSON(v)
@@ -109,7 +117,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 			return nil, nil, err
 		}
 		v.Output = b
-		return v, ArtifactProblems(set), nil
+		return v, problems, nil
 	}
 	label := a.ID
 	if a.Type == artifact.Identity {
@@ -117,7 +125,7 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	}
 	b := render.Block{Type: string(a.Type), Label: label, Path: a.Path, Lines: [2]int{1, max(1, a.Lines)}, Doc: a.Path, Lang: "markdown", Text: v.Text}
 	v.Output = []byte(render.Content(f, "", []render.Block{b}))
-	return v, ArtifactProblems(set), nil
+	return v, problems, nil
 }
 
 // EncodeJSON returns v as ctxpack prints json, in the CLI and the MCP

@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -98,4 +100,34 @@ func (p *Project) walkOptions() (project.WalkOptions, error) {
 		o.KeepSecretFiles = func(path string) bool { return matchAny(include, path) }
 	}
 	return o, nil
+}
+
+// redactText is the redact stage for a text shown outside an assembly
+// (an artifact by show, a file by summarize): the configured scanner's
+// findings in text, at path, replaced by their markers, with a warning
+// that sums them up ("" when there are none).
+func (p *Project) redactText(path, text string) (string, string, error) {
+	sc, _, err := p.loadSecrets()
+	if err != nil {
+		return text, "", err
+	}
+	found := sc.Scan(path, text)
+	if len(found) == 0 {
+		return text, "", nil
+	}
+	rules := map[string]int{}
+	for _, f := range found {
+		rules[f.Rule]++
+	}
+	var by []string
+	for _, r := range slices.Sorted(maps.Keys(rules)) {
+		by = append(by, fmt.Sprintf("%s %d", r, rules[r]))
+	}
+	lines := make([]string, len(found))
+	for i, f := range found {
+		lines[i] = fmt.Sprintf("%d (%s)", f.Line, f.Fingerprint)
+	}
+	warn := fmt.Sprintf("redacted %d %s in %s (%s) at lines %s; secrets.allow in .ctxpack/config.yaml keeps a false positive",
+		len(found), map[bool]string{true: "secret", false: "secrets"}[len(found) == 1], path, strings.Join(by, ", "), strings.Join(lines, ", "))
+	return secrets.Redact(text, found), warn, nil
 }

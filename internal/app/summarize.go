@@ -199,6 +199,20 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		shown--
 	}
 	s.Shown, s.Text = shown.String(), texts[shown].Text
+	redacted, warn, err := p.redactText(rel, s.Text)
+	if err != nil {
+		return nil, err
+	}
+	if warn != "" {
+		// What is shown is counted as shown.
+		s.Text = redacted
+		s.Warnings = append(s.Warnings, warn)
+		for i := range s.Levels {
+			if s.Levels[i].Level == s.Shown {
+				s.Levels[i].Tokens = tok.Count(redacted)
+			}
+		}
+	}
 	return s, nil
 }
 
