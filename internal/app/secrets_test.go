@@ -29,8 +29,8 @@ func fakeKey(seed uint64) string {
 func TestRedaction(t *testing.T) {
 	key, envKey := fakeKey(1), fakeKey(2)
 	files := map[string]string{
-		"main.go":                  "package main\n\n// the deploy key\nconst key = \"" + key + "\"\n",
-		".env":                     "AWS_ACCESS_KEY_ID=" + envKey + "\n",
+		"main.go":                       "package main\n\n// the deploy key\nconst key = \"" + key + "\"\n",
+		".env":                          "AWS_ACCESS_KEY_ID=" + envKey + "\n",
 		".ctxpack/work/tasks/TASK-1.md": "---\nid: TASK-1\ntitle: Rotate keys\nstatus: in_progress\n---\n# Rotate the deploy key\n\nThe old key is " + key + ".\n",
 	}
 	ctx := context.Background()
