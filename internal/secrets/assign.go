@@ -5,7 +5,7 @@ import "strings"
 // Credential names: a word that ends in one of these (in any case, after
 // any prefix: DB_PASSWORD, self.api_key, --token) names a credential.
 var (
-	passwordNames = []string{"password", "passwd", "passphrase", "pwd", "_pass", "-pass"}
+	passwordNames = []string{"password", "passwd", "passphrase", "pwd"}
 	secretNames   = []string{"secret", "token", "apikey", "api_key", "api-key", "credentials", "credential",
 		"auth", "authorization", "accesskey", "access_key", "access-key", "privatekey", "private_key",
 		"accountkey", "account_key", "secretkey", "secret_key", "signingkey", "signing_key", "encryptionkey",
@@ -15,35 +15,52 @@ var (
 )
 
 // credentialName reports whether w names a credential, and whether a
-// password.
+// password. It is called for every word an operator follows, so it
+// rejects by the last byte first and compares suffixes without copying.
 func credentialName(w string) (is, password bool) {
 	if len(w) < 3 || len(w) > 64 {
 		return false, false
 	}
-	var buf [64]byte
-	l := buf[:len(w)]
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		l[i] = c
+	switch w[len(w)-1] | 0x20 {
+	case 'd', 'e', 's', 't', 'n', 'y', 'h', 'l', 'g':
+	default:
+		return false, false
 	}
-	lw := strings.TrimLeft(string(l), "-")
-	if strings.HasSuffix(lw, "pass") && len(lw) >= 6 && !alnum[lw[len(lw)-6]] {
-		return false, false // "--pass", "a_pass": a name must come before _pass
+	w = strings.TrimLeft(w, "-")
+	if hasSuffixFold(w, "pass") {
+		// DB_PASS, db-pass: a name must come before the separator.
+		return len(w) >= 6 && (w[len(w)-5] == '_' || w[len(w)-5] == '-') && alnum[w[len(w)-6]], true
 	}
 	for _, n := range passwordNames {
-		if strings.HasSuffix(lw, n) {
+		if hasSuffixFold(w, n) {
 			return true, true
 		}
 	}
 	for _, n := range secretNames {
-		if strings.HasSuffix(lw, n) {
+		if hasSuffixFold(w, n) {
 			return true, false
 		}
 	}
 	return false, false
+}
+
+// hasSuffixFold is strings.HasSuffix ignoring ASCII case; suffix is
+// lower-case.
+func hasSuffixFold(s, suffix string) bool {
+	if len(s) < len(suffix) {
+		return false
+	}
+	t := s[len(s)-len(suffix):]
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != suffix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // nameWord is the credential word a name ends in, lower-case
@@ -124,6 +141,9 @@ func assignment(path, text string, i, j int) (match, bool) {
 	}
 	var s, e int
 	quoted := false
+	if k+1 < len(text) && strings.IndexByte("bBrRuU", text[k]) >= 0 && (text[k+1] == '"' || text[k+1] == '\'') {
+		k++ // a Python bytes, raw or unicode string: b'…'
+	}
 	switch q := text[k]; q {
 	case '"', '\'', '`':
 		quoted = true

@@ -200,7 +200,7 @@ func urlPasswords(text string, found []match) []match {
 		}
 		ps := u + colon + 1
 		pw := text[ps:at]
-		if len(pw) < 3 || placeholder(pw) || pw[0] == '$' || pw[0] == ':' {
+		if len(pw) < 3 || placeholder(pw) || pw[0] == '$' || pw[0] == ':' || bracketed(pw) {
 			continue
 		}
 		found = append(found, match{rule: "url-password", start: ps, end: at})
@@ -367,4 +367,12 @@ func awsSecretNear(text string, from int) (match, bool) {
 		i = j
 	}
 	return match{}, false
+}
+
+// bracketed reports whether s is one bracketed group — {name}, [secure],
+// <password>, (pw) — a template variable or a mask, not a password:
+// brackets may not stand unescaped in a URL's userinfo.
+func bracketed(s string) bool {
+	closer := map[byte]byte{'{': '}', '[': ']', '<': '>', '(': ')'}[s[0]]
+	return closer != 0 && s[len(s)-1] == closer && strings.IndexByte(s[1:len(s)-1], closer) < 0
 }

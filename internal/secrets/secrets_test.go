@@ -90,6 +90,7 @@ func secretCases() []struct{ name, path, text, rule, value string } {
 	add("redis url", "a.yaml", "cache: redis://default:", gen(alnums, 20), "@cache:6379/0\n", "url-password")
 	add("env password", "deploy.sh", "DB_PASSWORD=", gen(lower, 6)+gen(digits, 3)+gen(upper, 3), "\n", "password-assignment")
 	add("yaml password", "app.yaml", "  password: ", gen(alnums, 10)+"!9", "\n", "password-assignment")
+	add("python bytes", "app.py", "app.secret_key = b'", gen(alnums, 24), "'", "secret-assignment")
 	add("json api key", "conf.json", `{"api_key": "`, gen(alnums, 32), `"}`, "secret-assignment")
 	add("python secret key", "settings.py", `SECRET_KEY = "`, gen(alnums+"!@#%^&*", 50), `"`, "secret-assignment")
 	add("aws secret", "creds.ini", "aws_secret_access_key = ", gen(alnums+"+/", 40), "\n", "secret-assignment")
@@ -148,6 +149,7 @@ func TestScanKeepsLookAlikes(t *testing.T) {
 		{"go.sum", "go.sum", "golang.org/x/text v0.3.0 h1:" + gen(alnums+"+/", 43) + "="},
 		{"ssh public key", "authorized_keys", "ssh-rsa AAAAB3NzaC1yc2E" + gen(alnums+"+/", 200) + " user@host"},
 		{"certificate", "ca.crt", "-----BEGIN CERTIFICATE-----\n" + gen(alnums, 64) + "\n-----END CERTIFICATE-----"},
+		{"url template", "t.py", `url = f"http://{ENCODED_USER}:{ENCODED_PASSWORD}@host/"` + "\nmasked = 'http://user:[secure]@example.org'"},
 		{"url without password", "a.yaml", "url: postgres://app@db:5432/app\nother: postgres://app:${DB_PASSWORD}@db/app"},
 		{"identifier", "a.go", "token := tokenizerForModelNameWithVersion2(name)"},
 		{"comparison", "a.py", `if password == "` + gen(alnums, 12) + `":`},
