@@ -71,7 +71,7 @@ func init() {
 		{rule: "gitlab-token", prefixes: []string{"glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-", "glimt-", "glagent-", "glft-", "gloas-"}, set: b64url, min: 20, max: 100},
 		{rule: "npm-token", prefixes: []string{"npm_"}, set: alnum, min: 36, max: 36},
 		{rule: "pypi-token", prefixes: []string{"pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"}, set: b64url, min: 50, max: 300},
-		{rule: "slack-token", prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxe.xoxp-", "xapp-"}, set: alnumDash, min: 10, max: 300, check: hasDigit},
+		{rule: "slack-token", prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxe.xoxp-", "xapp-"}, set: alnumDash, min: 20, max: 300, check: hasDigit},
 		{rule: "stripe-key", prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"}, set: alnum, min: 20, max: 250},
 		{rule: "google-api-key", prefixes: []string{"AIza"}, set: b64url, min: 35, max: 35},
 		{rule: "google-oauth-secret", prefixes: []string{"GOCSPX-"}, set: b64url, min: 28, max: 28},

@@ -8,60 +8,148 @@ import (
 // minPrefixWord is the shortest word a prefix rule can match.
 const minPrefixWord = 20
 
+// stride is the step of the sampling that finds long words: every run of
+// at least stride word bytes holds a multiple of stride, so looking at
+// those bytes alone finds every word a prefix rule can match, and most
+// bytes of a text are never looked at.
+const stride = 16
+
 // scan returns the candidate findings in text, unordered.
 func scan(path, text string) []match {
 	var found []match
 	found = privateKeys(text, found)
 	found = urlPasswords(text, found)
 	found = slackWebhooks(text, found)
+	found = longWords(text, found)
+	found = assignments(path, text, found)
+	found = authHeaders(text, found)
+	return found
+}
+
+// longWords finds the secrets that are words of their own: a prefix
+// rule's, a Telegram or a Discord bot token. It looks at every stride-th
+// byte; one inside a word is grown into the word's whole run.
+func longWords(text string, found []match) []match {
 	n := len(text)
 	wb := wordByte
-	for i := 0; i < n; {
-		if !wb[text[i]] {
-			i++
+	for k := 0; k < n; k += stride {
+		if !wb[text[k]] {
 			continue
 		}
-		j := i + 1
-		for j < n && wb[text[j]] {
-			j++
+		s, e := k, k+1
+		for s > 0 && wb[text[s-1]] {
+			s--
 		}
-		w := text[i:j]
-		if len(w) >= minPrefixWord && len(prefixRules[w[0]]) > 0 && (i == 0 || !alnum[text[i-1]]) {
-			if rule, l := matchPrefix(w); rule != "" {
-				found = append(found, match{rule: rule, start: i, end: i + l})
-				if rule == "aws-access-key-id" {
-					if m, ok := awsSecretNear(text, i+l); ok {
-						found = append(found, m)
-					}
-				}
-				i += l
+		for e < n && wb[text[e]] {
+			e++
+		}
+		if e-s >= stride {
+			found = longWord(text, s, e, found)
+		}
+		k = (e / stride) * stride // the loop steps past e
+	}
+	return found
+}
+
+// longWord checks the run of word bytes [s, e).
+func longWord(text string, s, e int, found []match) []match {
+	w := text[s:e]
+	switch {
+	case len(w) == 35 && w[0] == 'A' && w[1] == 'A' && s > 0 && text[s-1] == ':':
+		if m, ok := telegram(text, s, e); ok {
+			return append(found, m)
+		}
+	case len(w) >= 59 && len(w) <= 80 && (w[0] == 'M' || w[0] == 'N' || w[0] == 'O') && (s == 0 || !alnum[text[s-1]]):
+		if discord(w) {
+			return append(found, match{rule: "discord-bot-token", start: s, end: e})
+		}
+	}
+	// A prefix may start the run or any place in it after a byte that is
+	// not a letter or digit: a/ghp_…, x.AKIA….
+	for i := s; i+minPrefixWord <= e; i++ {
+		if (i > 0 && alnum[text[i-1]]) || len(prefixRules[text[i]]) == 0 {
+			continue
+		}
+		rule, l := matchPrefix(text[i:e])
+		if rule == "" {
+			continue
+		}
+		found = append(found, match{rule: rule, start: i, end: i + l})
+		if rule == "aws-access-key-id" {
+			if m, ok := awsSecretNear(text, i+l); ok {
+				found = append(found, m)
+			}
+		}
+		i += l - 1
+	}
+	return found
+}
+
+// assignments finds credentials assigned to names: at each '=' and ':',
+// the word before it (past blanks and a closing quote) is read as a name.
+func assignments(path, text string, found []match) []match {
+	eq, colon := nextByte(text, 0, '='), nextByte(text, 0, ':')
+	for eq >= 0 || colon >= 0 {
+		var k int
+		if colon < 0 || (eq >= 0 && eq < colon) {
+			k, eq = eq, nextByte(text, eq+1, '=')
+		} else {
+			k, colon = colon, nextByte(text, colon+1, ':')
+		}
+		j := k
+		for j > 0 && j > k-8 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && (text[j-1] == '"' || text[j-1] == '\'') {
+			j--
+		}
+		i := j
+		for i > 0 && j-i <= 64 && wordByte[text[i-1]] {
+			i--
+		}
+		if j-i < 3 || j-i > 64 {
+			continue
+		}
+		if m, ok := assignment(path, text, i, j); ok {
+			found = append(found, m)
+		}
+	}
+	return found
+}
+
+// nextByte is the index of the first c in text at or after from, or -1.
+func nextByte(text string, from int, c byte) int {
+	if from >= len(text) {
+		return -1
+	}
+	if i := strings.IndexByte(text[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// authHeaders finds "Basic <user:password>" and "Bearer <token>", either
+// capitalized: one search for each word's tail, the first letter checked
+// after.
+func authHeaders(text string, found []match) []match {
+	for _, h := range []struct {
+		tail string // the word without its first letter, and a space
+		find func(text string, j int) (match, bool)
+	}{{"asic ", basicAuth}, {"earer ", bearer}} {
+		for from := 1; from < len(text); {
+			k := strings.Index(text[from:], h.tail)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(h.tail)
+			if c := text[k-1] | 0x20; c != 'b' || (k > 1 && wordByte[text[k-2]]) {
 				continue
 			}
-		}
-		if len(w) >= 3 && assignsNext(text, j) {
-			if m, ok := assignment(path, text, i, j); ok {
+			if m, ok := h.find(text, k+len(h.tail)-1); ok {
 				found = append(found, m)
 			}
 		}
-		switch {
-		case w == "Basic" || w == "basic":
-			if m, ok := basicAuth(text, j); ok {
-				found = append(found, m)
-			}
-		case w == "Bearer" || w == "bearer":
-			if m, ok := bearer(text, j); ok {
-				found = append(found, m)
-			}
-		case len(w) == 35 && w[0] == 'A' && w[1] == 'A' && i > 0 && text[i-1] == ':':
-			if m, ok := telegram(text, i, j); ok {
-				found = append(found, m)
-			}
-		case len(w) >= 59 && len(w) <= 80 && (w[0] == 'M' || w[0] == 'N' || w[0] == 'O'):
-			if discord(w) && (i == 0 || !alnum[text[i-1]]) {
-				found = append(found, match{rule: "discord-bot-token", start: i, end: j})
-			}
-		}
-		i = j
 	}
 	return found
 }
@@ -330,22 +418,6 @@ func printable(s string) bool {
 		}
 	}
 	return true
-}
-
-// assignsNext reports whether an assignment operator may follow a word
-// that ends at j: after an optional closing quote and blanks, '=' or ':'
-// or "?=". It is the cheap test before the word is read as a name.
-func assignsNext(text string, j int) bool {
-	for k := j; k < len(text) && k < j+8; k++ {
-		switch text[k] {
-		case '=', ':', '?':
-			return true
-		case '"', '\'', ' ', '\t':
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // awsSecretNear finds the secret access key that goes with an access key
