@@ -23,8 +23,9 @@
 //     ignore files (.gitignore and .ctxpackignore by default, with git's
 //     semantics, including negation and the rule that a file cannot be
 //     re-included when a parent directory is excluded) and by
-//     .git/info/exclude; any .git entry; ctxpack's own generated files
-//     (.ctxpack/index.db* and .ctxpack/cache/); hidden entries unless
+//     .git/info/exclude; any .git entry; ctxpack's own state files
+//     (IsStateFile: .ctxpack/index.db*, .ctxpack/sources.db*,
+//     .ctxpack/records.jsonl* and .ctxpack/cache/); hidden entries unless
 //     WalkOptions.IncludeHidden.
 //   - What Walk reports in Skipped, with the reason: binary files (a NUL
 //     byte in the first 8000 bytes, git's rule), files larger than the

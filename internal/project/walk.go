@@ -76,8 +76,9 @@ func (c WalkConfig) Options() WalkOptions {
 // enters and in the directories above each root, and .git/info/exclude at
 // fsys's root, with git's semantics; the user's global excludes file is
 // never read, so the result depends on the tree alone. It always leaves out
-// .git entries and ctxpack's own generated files (.ctxpack/index.db*,
-// .ctxpack/records.jsonl* and .ctxpack/cache/). Ignored, hidden and generated entries are left out
+// .git entries and ctxpack's own state files (IsStateFile: the databases
+// under .ctxpack/ with their side files, the records, the caches).
+// Ignored, hidden and generated entries are left out
 // silently; binary files (a NUL byte in the first 8000 bytes), files larger
 // than the limit, unreadable files and directories, symlinks that lead
 // outside fsys or to directories, and other non-regular files are reported
@@ -297,7 +298,7 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		if name == ".git" || (!w.includeHidden && name[0] == '.') {
 			continue
 		}
-		if dir == ".ctxpack" && (name == "cache" || strings.HasPrefix(name, "index.db") || strings.HasPrefix(name, "records.jsonl")) {
+		if dir == DirCtxpack && IsStateFile(name) {
 			continue
 		}
 		p := join(dir, name)
@@ -516,6 +517,25 @@ func humanBytes(n int64) string {
 	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}[i]
 	s := strconv.FormatFloat(v, 'f', 1, 64)
 	return strings.TrimSuffix(s, ".0") + " " + suffix
+}
+
+// IsStateFile reports whether name, an entry of .ctxpack/, is one of
+// ctxpack's own state files, which change whenever a command runs and so
+// are never walked, indexed or part of a state root: the index and the
+// sources store (index.db*, sources.db*, with their SQLite side files
+// -wal, -shm and -journal, lock files and anything set aside beside
+// them), the records (records.jsonl*) and the caches (cache/). The
+// configuration and the artifacts (system/, work/) are not state.
+func IsStateFile(name string) bool {
+	if name == "cache" {
+		return true
+	}
+	for _, prefix := range [...]string{"index.db", "sources.db", "records.jsonl"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // join joins a directory (or ".") and a name.

@@ -115,6 +115,8 @@ func TestWalk(t *testing.T) {
 			files: map[string]string{
 				".ctxpack/config.yaml": "", ".ctxpack/index.db": "", ".ctxpack/index.db-wal": "", ".ctxpack/cache/x.json": "",
 				".ctxpack/records.jsonl": "", ".ctxpack/records.jsonl.lock": "", ".ctxpack/records.jsonl.tmp-1": "",
+				".ctxpack/index.db.lock": "", ".ctxpack/sources.db": "", ".ctxpack/sources.db-wal": "", ".ctxpack/sources.db-shm": "",
+				".ctxpack/sources.db-journal": "", ".ctxpack/sources.db-wal.stale-1": "",
 				".ctxpack/work/tasks/TASK-1.md": "", "sub/.ctxpack/index.db": "", "sub/.ctxpack/cache/y": "",
 			},
 			opt:  all,
