@@ -326,9 +326,9 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 			label = "skipped"
 		}
 		if label == "" {
-			fmt.Fprintf(&b, "%-11s %s: %s\n", "", s.Path, s.Reason)
+			fmt.Fprintf(&b, "%-11s %s: %s\n", "", app.ShowPath(s.Path), s.Reason)
 		} else {
-			w(label, "%s: %s", s.Path, s.Reason)
+			w(label, "%s: %s", app.ShowPath(s.Path), s.Reason)
 		}
 	}
 	if s := st.Stale; s != nil {
@@ -345,7 +345,7 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 						fmt.Fprintf(&b, "  %-9s … and %d more\n", "", len(l.paths)-20)
 						break
 					}
-					fmt.Fprintf(&b, "  %-9s %s\n", l.name, p)
+					fmt.Fprintf(&b, "  %-9s %s\n", l.name, app.ShowPath(p))
 				}
 			}
 		}

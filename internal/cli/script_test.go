@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -32,6 +33,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GOROOT_SRC", filepath.Join(goroot(), "src"))
 			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
@@ -58,4 +60,26 @@ func goroot() string {
 		return r
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(os.Args[0]), "..", ".."))
+}
+
+// scriptCmds are the scripts' own commands, for what a txtar file cannot
+// hold.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// mkfile PATH CONTENT writes CONTENT to PATH, making its folders; both
+	// take Go's escapes (\n, \t, \r, \x1b), so that a name can hold what
+	// a txtar file name cannot.
+	"mkfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: mkfile PATH CONTENT")
+		}
+		var unq [2]string
+		for i, a := range args {
+			u, err := strconv.Unquote(`"` + a + `"`)
+			ts.Check(err)
+			unq[i] = u
+		}
+		p := ts.MkAbs(unq[0])
+		ts.Check(os.MkdirAll(filepath.Dir(p), 0o777))
+		ts.Check(os.WriteFile(p, []byte(unq[1]), 0o666))
+	},
 }

@@ -31,7 +31,10 @@
 //     byte in the first 8000 bytes, git's rule), files larger than the
 //     limit (1 MiB by default), unreadable files and directories, symlinks
 //     that are broken, lead outside the root or point at a directory (not
-//     followed), and other non-regular files. Nothing found is dropped
+//     followed), other non-regular files, and files and directories whose
+//     names could not be shown safely (NameProblem: a control character
+//     such as a newline or an escape, invalid UTF-8), which would break
+//     part keys and spoof output lines. Nothing found is dropped
 //     without either an ignore rule or a reason.
 //   - Walk reads ignore files whole and, of every other file, at most the
 //     first 8000 bytes; it never opens anything that is not a regular file.

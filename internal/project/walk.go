@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultMaxFileBytes is the size above which Walk skips a file unless
@@ -81,8 +83,10 @@ func (c WalkConfig) Options() WalkOptions {
 // Ignored, hidden and generated entries are left out
 // silently; binary files (a NUL byte in the first 8000 bytes), files larger
 // than the limit, unreadable files and directories, symlinks that lead
-// outside fsys or to directories, and other non-regular files are reported
-// in Skipped, sorted the same way.
+// outside fsys or to directories, other non-regular files, and files and
+// directories whose names cannot be shown safely (NameProblem: a newline,
+// an escape or another control character, invalid UTF-8) are reported in
+// Skipped, sorted the same way.
 //
 // A root that names a file is listed as itself even when it is ignored or
 // hidden: it was named explicitly. So is a root directory: it is walked even
@@ -200,6 +204,10 @@ func (w *walker) walkRoot(root string) error {
 	if err != nil {
 		return fmt.Errorf("project: walk: %w", err)
 	}
+	if why := NameProblem(root); why != "" {
+		w.skip(root, why)
+		return nil
+	}
 	mode := info.Mode()
 	if mode&fs.ModeSymlink != 0 {
 		target, ok := w.followLink(root)
@@ -304,6 +312,10 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		p := join(dir, name)
 		t := e.Type()
 		if ignored(stack, p, t.IsDir()) {
+			continue
+		}
+		if why := NameProblem(name); why != "" {
+			w.skip(p, why)
 			continue
 		}
 		switch {
@@ -477,6 +489,36 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 		return File{}, "binary"
 	}
 	return File{Path: p, Size: size, ModTime: info.ModTime()}, ""
+}
+
+// NameProblem says why a file name (or a slash path) cannot be shown
+// safely, or returns "" when it can. A name that is not valid UTF-8, or
+// holds a control character (a newline, a tab, a carriage return, an
+// escape that starts a terminal sequence, any other C0 or C1 control or
+// DEL), a Unicode bidirectional control or a line or paragraph separator,
+// would break a key or a header of the output or make a line show what is
+// not there: a newline could start a fake "=== CODE: … ===" header, an
+// escape could recolour or rewrite a terminal. Walk leaves such files out
+// with this reason; ShowPath quotes such names where they are shown.
+func NameProblem(name string) string {
+	if !utf8.ValidString(name) {
+		return "its name is not valid UTF-8, so it cannot be shown as it is; rename it to include it"
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+			return fmt.Sprintf("its name holds %U, a control character, which would break or fake lines of the output; rename it to include it", r)
+		}
+	}
+	return ""
+}
+
+// ShowPath returns p as messages should show it: as it is, or quoted, with
+// Go's escapes, when NameProblem finds it unsafe to print.
+func ShowPath(p string) string {
+	if NameProblem(p) == "" {
+		return p
+	}
+	return strconv.Quote(p)
 }
 
 // unreadable returns the Skipped reason for err, without the path (which the
