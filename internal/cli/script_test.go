@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	_ "modernc.org/sqlite" // for damagepage
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
@@ -81,5 +85,27 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		p := ts.MkAbs(unq[0])
 		ts.Check(os.MkdirAll(filepath.Dir(p), 0o777))
 		ts.Check(os.WriteFile(p, []byte(unq[1]), 0o666))
+	},
+	// damagepage DB TABLE overwrites the root page of the table (or index)
+	// TABLE in the closed SQLite database DB with garbage, as a disk or a
+	// crash could: SQLite then reports it damaged when it reads the table,
+	// and only then.
+	"damagepage": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: damagepage DB TABLE")
+		}
+		p := ts.MkAbs(args[0])
+		db, err := sql.Open("sqlite", "file:"+p+"?mode=ro")
+		ts.Check(err)
+		var pageSize, root int64
+		err = db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
+		if err == nil {
+			err = db.QueryRow(`SELECT rootpage FROM sqlite_schema WHERE name = ?`, args[1]).Scan(&root)
+		}
+		ts.Check(errors.Join(err, db.Close()))
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		ts.Check(err)
+		_, err = f.WriteAt(bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, int(pageSize/4)), (root-1)*pageSize)
+		ts.Check(errors.Join(err, f.Close()))
 	},
 }

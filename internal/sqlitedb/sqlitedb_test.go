@@ -1,6 +1,9 @@
 package sqlitedb
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,5 +63,60 @@ func TestStat(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() {
 		t.Fatalf("Stat did not create %s: %v", filepath.Dir(p), err)
+	}
+}
+
+// TestIsCorrupt: SQLite's errors for a damaged file and for a file that
+// is not a database are corruption, wrapped or not; others are not.
+func TestIsCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	query := func(name string, content []byte) error {
+		p := filepath.Join(dir, name)
+		if content != nil {
+			if err := os.WriteFile(p, content, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db, err := Open(p, Options{MaxOpenConns: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		_, err = db.Exec(`SELECT count(*) FROM sqlite_schema`)
+		return err
+	}
+	notADB := query("text.db", bytes.Repeat([]byte("not a database; "), 512))
+	// A database whose schema page is overwritten after its header.
+	good := filepath.Join(dir, "good.db")
+	db, err := Open(good, Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('a')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(data[100:], bytes.Repeat([]byte{0xde, 0xad}, 200))
+	damaged := query("damaged.db", data)
+
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"nil", nil, false},
+		{"another error", errors.New("disk full"), false},
+		{"not a database", notADB, true},
+		{"damaged", damaged, true},
+		{"wrapped", fmt.Errorf("index: search: %w", damaged), true},
+		{"a healthy database", query("fresh.db", nil), false},
+	} {
+		if got := IsCorrupt(tc.err); got != tc.want {
+			t.Errorf("%s: IsCorrupt(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
 	}
 }
