@@ -171,6 +171,7 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *app.Project) er
 		return err
 	}
 	defer st.Close()
+	ios.WarnAll(st.Warnings())
 	cs, err := st.SyncCommits(ctx)
 	if errors.Is(err, app.ErrNotRepository) {
 		return nil

@@ -108,4 +108,40 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		_, err = f.WriteAt(bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, int(pageSize/4)), (root-1)*pageSize)
 		ts.Check(errors.Join(err, f.Close()))
 	},
+	// keepwal DB OUT COMMAND ARGS... runs the command while holding a read
+	// transaction on the SQLite database DB, so that no checkpoint can
+	// empty its write-ahead log, and copies the log, with the command's
+	// writes in it, to OUT: what a crash would leave beside DB.
+	"keepwal": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 3 {
+			ts.Fatalf("usage: keepwal DB OUT COMMAND ARGS...")
+		}
+		db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0]))
+		ts.Check(err)
+		defer db.Close()
+		tx, err := db.Begin()
+		ts.Check(err)
+		defer tx.Rollback()
+		var n int
+		ts.Check(tx.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n))
+		ts.Check(ts.Exec(args[2], args[3:]...))
+		wal, err := os.ReadFile(ts.MkAbs(args[0]) + "-wal")
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), wal, 0o666))
+	},
+	// sqlitecheck DB fails unless PRAGMA quick_check finds the SQLite
+	// database DB whole.
+	"sqlitecheck": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: sqlitecheck DB")
+		}
+		db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0])+"?mode=ro")
+		ts.Check(err)
+		defer db.Close()
+		var res string
+		ts.Check(db.QueryRow(`PRAGMA quick_check`).Scan(&res))
+		if res != "ok" {
+			ts.Fatalf("%s is damaged: %s", args[0], res)
+		}
+	},
 }
