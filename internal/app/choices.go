@@ -14,6 +14,11 @@ import (
 // Formats are the output formats: text, markdown, doc, xml, json, mdctx.
 func Formats() []string { return project.Formats() }
 
+// ShowPath returns a path as messages show it: as it is, or quoted with
+// Go's escapes when it holds what printing would break or spoof (a
+// newline, an escape, another control character, invalid UTF-8).
+func ShowPath(p string) string { return project.ShowPath(p) }
+
 // Tokenizers are the names a request's Tokenizer takes.
 func Tokenizers() []string { return tokenizer.Names() }
 

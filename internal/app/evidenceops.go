@@ -136,11 +136,18 @@ func (p *Project) RankEvidence(ws *Workspace, id string, rank int) (EvidenceRena
 }
 
 // RebaseEvidence renumbers the files ten ranks apart (closer when a band
-// is full), keeping their order, and returns those renamed.
+// is full), keeping their order, and returns those renamed. A rebase that
+// was interrupted is finished first (evidence.Workspace.Recover), with a
+// warning that says what that did.
 func (p *Project) RebaseEvidence(ws *Workspace) ([]EvidenceRenamed, []string, error) {
-	entries, warnings, err := ws.List()
+	notes, err := ws.Recover()
 	if err != nil {
-		return nil, nil, err
+		return nil, notes, err
+	}
+	entries, warnings, err := ws.List()
+	warnings = append(notes, warnings...)
+	if err != nil {
+		return nil, warnings, err
 	}
 	renamed, err := ws.Rebase(entries)
 	if err != nil {

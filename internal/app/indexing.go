@@ -62,7 +62,7 @@ func (p *Project) OpenIndex(o IndexOptions, readOnly bool) (*OpenedIndex, error)
 		shown = filepath.ToSlash(rel)
 		if !strings.HasPrefix(shown, ".ctxpack/index.db") {
 			// The database lives in the tree: leave its files out of it.
-			for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".lock"} {
+			for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".lock", ".damaged"} {
 				opts.Exclude = append(opts.Exclude, shown+suffix)
 			}
 		}
@@ -95,6 +95,24 @@ func (p *Project) EmbedIndex(ctx context.Context, oi *OpenedIndex, progress func
 		return nil, err
 	}
 	return oi.Embed(ctx, p.FS, e, progress)
+}
+
+// retryDamaged decides what a search of oi that failed with err does
+// next: when the search found the index damaged (*index.DamagedError) and
+// o lets it update the index, it rebuilds the index (the failed search
+// marked it, so the update starts from scratch; nothing is lost, since the
+// index is derived from the project's files) and returns the warning that
+// says so, for the caller to search again. Otherwise it returns err.
+func (p *Project) retryDamaged(ctx context.Context, oi *OpenedIndex, o IndexOptions, err error) (string, error) {
+	var de *index.DamagedError
+	if o.NoUpdate || !errors.As(err, &de) {
+		return "", err
+	}
+	stats, uerr := p.UpdateIndex(ctx, oi, o.Progress)
+	if uerr != nil {
+		return "", fmt.Errorf("%w; rebuilding it failed: %w", err, uerr)
+	}
+	return fmt.Sprintf("rebuilt the index: %s", stats.Rebuilt), nil
 }
 
 // currentIndex opens the index for retrieval and, unless o.NoUpdate,

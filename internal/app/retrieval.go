@@ -50,6 +50,13 @@ func (p *Project) rank(ctx context.Context, query string, o IndexOptions, adjust
 	}
 	r, err := retrieve.Rank(ctx, oi.Index, query, opt)
 	if err != nil {
+		var warning string
+		if warning, err = p.retryDamaged(ctx, oi, o, err); err == nil {
+			warnings = append(warnings, warning)
+			r, err = retrieve.Rank(ctx, oi.Index, query, opt)
+		}
+	}
+	if err != nil {
 		oi.Close()
 		return nil, err
 	}

@@ -37,6 +37,13 @@ func (p *Project) Score(ctx context.Context, file, task string, req Request) (*r
 	p.rankInputs(ctx, &opt)
 	s, err := retrieve.ScoreFile(ctx, oi.Index, query, rel, opt)
 	if err != nil {
+		var warning string
+		if warning, err = p.retryDamaged(ctx, oi, req.Index, err); err == nil {
+			warnings = append(warnings, warning)
+			s, err = retrieve.ScoreFile(ctx, oi.Index, query, rel, opt)
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	s.Warnings = append(append(warnings, p.Warnings...), s.Warnings...)

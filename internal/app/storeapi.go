@@ -105,6 +105,10 @@ func (s *Store) SyncCommits(ctx context.Context) (CommitStats, error) {
 // Close closes the store.
 func (s *Store) Close() error { return s.st.Close() }
 
+// Warnings say what opening the store found wrong and repaired, for the
+// front end to show.
+func (s *Store) Warnings() []string { return s.st.Warnings() }
+
 // MemoryInput is a memory to add. Category "" is fact; Importance nil is
 // 0.5.
 type MemoryInput struct {

@@ -44,7 +44,7 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 			return nil, nil, fmt.Errorf("tokens: %w", err)
 		}
 		if !st.IsDir() {
-			files = append(files, TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: arg})
+			files = append(files, TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: project.ShowPath(arg)})
 			continue
 		}
 		dir := os.DirFS(abs)
@@ -53,10 +53,10 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
 		}
 		for _, s := range skips {
-			skipped = append(skipped, fmt.Sprintf("skipped %s: %s", joinShown(arg, s.Path), s.Reason))
+			skipped = append(skipped, fmt.Sprintf("skipped %s: %s", project.ShowPath(joinShown(arg, s.Path)), s.Reason))
 		}
 		for _, f := range walked {
-			files = append(files, TokenFile{FS: dir, Path: f.Path, Shown: joinShown(arg, f.Path)})
+			files = append(files, TokenFile{FS: dir, Path: f.Path, Shown: project.ShowPath(joinShown(arg, f.Path))})
 		}
 	}
 	return files, skipped, nil

@@ -171,6 +171,7 @@ func syncCommits(ctx context.Context, ios *cmdutil.IOStreams, p *app.Project) er
 		return err
 	}
 	defer st.Close()
+	ios.WarnAll(st.Warnings())
 	cs, err := st.SyncCommits(ctx)
 	if errors.Is(err, app.ErrNotRepository) {
 		return nil
@@ -326,9 +327,9 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 			label = "skipped"
 		}
 		if label == "" {
-			fmt.Fprintf(&b, "%-11s %s: %s\n", "", s.Path, s.Reason)
+			fmt.Fprintf(&b, "%-11s %s: %s\n", "", app.ShowPath(s.Path), s.Reason)
 		} else {
-			w(label, "%s: %s", s.Path, s.Reason)
+			w(label, "%s: %s", app.ShowPath(s.Path), s.Reason)
 		}
 	}
 	if s := st.Stale; s != nil {
@@ -345,7 +346,7 @@ func indexStatus(ctx context.Context, o *IndexOptions, oi *openedIndex) error {
 						fmt.Fprintf(&b, "  %-9s … and %d more\n", "", len(l.paths)-20)
 						break
 					}
-					fmt.Fprintf(&b, "  %-9s %s\n", l.name, p)
+					fmt.Fprintf(&b, "  %-9s %s\n", l.name, app.ShowPath(p))
 				}
 			}
 		}

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -8,9 +11,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	_ "modernc.org/sqlite" // for damagepage
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
@@ -33,6 +38,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GOROOT_SRC", filepath.Join(goroot(), "src"))
 			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
@@ -43,22 +49,6 @@ func TestScripts(t *testing.T) {
 			env.Setenv("FAKE_AWS_KEY", fakeAWSKey())
 			env.Setenv("FAKE_TOKEN", fakeToken())
 			return nil
-		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// fakesecret FILE: write a Go file that holds $FAKE_AWS_KEY (or,
-			// for a .env, API_TOKEN=$FAKE_TOKEN), made at run time, so no
-			// script holds a secret-looking literal.
-			"fakesecret": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 1 {
-					ts.Fatalf("usage: fakesecret FILE")
-				}
-				text := "package deploy\n\n// deployKey signs the release uploads.\nconst deployKey = \"" + ts.Getenv("FAKE_AWS_KEY") + "\"\n"
-				if filepath.Base(args[0]) == ".env" {
-					text = "API_TOKEN=" + ts.Getenv("FAKE_TOKEN") + "\n"
-				}
-				ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
-				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644))
-			},
 		},
 		// [cgo]: built with cgo, so the chunker is tree-sitter's; digests,
 		// which cover the chunker, differ without it.
@@ -99,4 +89,98 @@ func goroot() string {
 		return r
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(os.Args[0]), "..", ".."))
+}
+
+// scriptCmds are the scripts' own commands, for what a txtar file cannot
+// hold.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// fakesecret FILE: write a Go file that holds $FAKE_AWS_KEY (or,
+	// for a .env, API_TOKEN=$FAKE_TOKEN), made at run time, so no
+	// script holds a secret-looking literal.
+	"fakesecret": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: fakesecret FILE")
+		}
+		text := "package deploy\n\n// deployKey signs the release uploads.\nconst deployKey = \"" + ts.Getenv("FAKE_AWS_KEY") + "\"\n"
+		if filepath.Base(args[0]) == ".env" {
+			text = "API_TOKEN=" + ts.Getenv("FAKE_TOKEN") + "\n"
+		}
+		ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644))
+	},
+	// mkfile PATH CONTENT writes CONTENT to PATH, making its folders; both
+	// take Go's escapes (\n, \t, \r, \x1b), so that a name can hold what
+	// a txtar file name cannot.
+	"mkfile": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: mkfile PATH CONTENT")
+		}
+		var unq [2]string
+		for i, a := range args {
+			u, err := strconv.Unquote(`"` + a + `"`)
+			ts.Check(err)
+			unq[i] = u
+		}
+		p := ts.MkAbs(unq[0])
+		ts.Check(os.MkdirAll(filepath.Dir(p), 0o777))
+		ts.Check(os.WriteFile(p, []byte(unq[1]), 0o666))
+	},
+	// damagepage DB TABLE overwrites the root page of the table (or index)
+	// TABLE in the closed SQLite database DB with garbage, as a disk or a
+	// crash could: SQLite then reports it damaged when it reads the table,
+	// and only then.
+	"damagepage": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: damagepage DB TABLE")
+		}
+		p := ts.MkAbs(args[0])
+		db, err := sql.Open("sqlite", "file:"+p+"?mode=ro")
+		ts.Check(err)
+		var pageSize, root int64
+		err = db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
+		if err == nil {
+			err = db.QueryRow(`SELECT rootpage FROM sqlite_schema WHERE name = ?`, args[1]).Scan(&root)
+		}
+		ts.Check(errors.Join(err, db.Close()))
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		ts.Check(err)
+		_, err = f.WriteAt(bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, int(pageSize/4)), (root-1)*pageSize)
+		ts.Check(errors.Join(err, f.Close()))
+	},
+	// keepwal DB OUT COMMAND ARGS... runs the command while holding a read
+	// transaction on the SQLite database DB, so that no checkpoint can
+	// empty its write-ahead log, and copies the log, with the command's
+	// writes in it, to OUT: what a crash would leave beside DB.
+	"keepwal": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 3 {
+			ts.Fatalf("usage: keepwal DB OUT COMMAND ARGS...")
+		}
+		db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0]))
+		ts.Check(err)
+		defer db.Close()
+		tx, err := db.Begin()
+		ts.Check(err)
+		defer tx.Rollback()
+		var n int
+		ts.Check(tx.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n))
+		ts.Check(ts.Exec(args[2], args[3:]...))
+		wal, err := os.ReadFile(ts.MkAbs(args[0]) + "-wal")
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), wal, 0o666))
+	},
+	// sqlitecheck DB fails unless PRAGMA quick_check finds the SQLite
+	// database DB whole.
+	"sqlitecheck": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: sqlitecheck DB")
+		}
+		db, err := sql.Open("sqlite", "file:"+ts.MkAbs(args[0])+"?mode=ro")
+		ts.Check(err)
+		defer db.Close()
+		var res string
+		ts.Check(db.QueryRow(`PRAGMA quick_check`).Scan(&res))
+		if res != "ok" {
+			ts.Fatalf("%s is damaged: %s", args[0], res)
+		}
+	},
 }

@@ -13,7 +13,9 @@
 // file. Every change is a rename or a new file: toggling renames .md to
 // .md.skip and back, SetRank and Rebase rename, Write never replaces a
 // file, and Rebase moves through temporary names so that no file is lost
-// when ranks swap.
+// when ranks swap, writing a journal (JournalFile) first: a rebase
+// interrupted half way leaves a workspace that List refuses
+// (*InterruptedError, naming what was left) until Recover finishes it.
 //
 // A Selector (ParseSelector, String) names a project file and a span:
 // path[::range][#tags], a closed grammar documented on the type. A

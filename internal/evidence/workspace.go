@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/project"
@@ -210,6 +209,18 @@ type Workspace struct {
 	Root  string // absolute project root: links may not lead out of it
 	Dir   string // absolute path of the folder
 	Shown string // the folder as people see it: slash path relative to the project root ("ctx")
+
+	// renameFile, when set, renames files for Rebase and Recover instead
+	// of os.Rename: a test's way to stop a rebase half way.
+	renameFile func(from, to string) error
+}
+
+// renameOS renames the file at the OS path from to to.
+func (w *Workspace) renameOS(from, to string) error {
+	if w.renameFile != nil {
+		return w.renameFile(from, to)
+	}
+	return os.Rename(from, to)
 }
 
 // abs is the absolute path of a slash path relative to the folder.
@@ -226,10 +237,20 @@ func (w *Workspace) Exists() bool {
 
 // List returns the workspace's files in assembly order (role, rank, kind,
 // path), from its top and its evidence folder, and a warning for every
-// other file there. Names starting with "." are not listed.
+// other file there. Names starting with "." are not listed. A workspace
+// that an interrupted rebase left with files under temporary names is an
+// *InterruptedError, which names them: what is assembled from a list
+// without them would silently lack them.
 func (w *Workspace) List() ([]Entry, []string, error) {
 	if err := w.checkOwn(); err != nil {
 		return nil, nil, err
+	}
+	left, err := w.leftovers()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(left) > 0 {
+		return nil, nil, &InterruptedError{Shown: w.Shown, Files: left}
 	}
 	var entries []Entry
 	var warnings []string
@@ -247,11 +268,6 @@ func (w *Workspace) List() ([]Entry, []string, error) {
 		for _, de := range des {
 			name := de.Name()
 			rel := path.Join(sub, name)
-			if orig, ok := strings.CutPrefix(name, ".rebase-"); ok {
-				_, orig, _ = strings.Cut(orig, "-")
-				warnings = append(warnings, fmt.Sprintf("%s: left by an interrupted rebase; rename it back to %s", path.Join(w.Shown, rel), orig))
-				continue
-			}
 			if strings.HasPrefix(name, ".") || sub == "" && name == EvidenceDir && de.IsDir() {
 				continue
 			}
@@ -573,66 +589,6 @@ func (w *Workspace) Remove(entries []Entry, ids []string) ([]Entry, error) {
 
 // Renamed is one file a rebase renumbered.
 type Renamed struct{ From, To Entry }
-
-// Rebase renumbers the files in rank order (then kind, then path), keeping
-// that order and each file's band: 000, 010, 020… for ranks below 100 and
-// 100, 110, 120… from 100, closer together when a band has more files
-// than fit ten apart. It returns the files it renamed; none when the
-// ranks are already so.
-func (w *Workspace) Rebase(entries []Entry) ([]Renamed, error) {
-	byRank := slices.Clone(entries)
-	slices.SortFunc(byRank, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), strings.Compare(a.Kind, b.Kind), strings.Compare(a.Rel, b.Rel))
-	})
-	var plan []Renamed
-	for _, band := range [][2]int{{0, EvidenceRank - 1}, {EvidenceRank, MaxRank}} {
-		var in []Entry
-		for _, e := range byRank {
-			if e.Rank >= band[0] && e.Rank <= band[1] {
-				in = append(in, e)
-			}
-		}
-		if len(in) == 0 {
-			continue
-		}
-		width := band[1] - band[0] + 1
-		if len(in) > width {
-			return nil, fmt.Errorf("evidence: %d files in ranks %s-%s, more than there are ranks", len(in), RankString(band[0]), RankString(band[1]))
-		}
-		step := min(rankStep, width/len(in))
-		for i, e := range in {
-			to := e
-			to.Rank = band[0] + i*step
-			if to.Rank != e.Rank {
-				to.Rel = path.Join(path.Dir(e.Rel), FileName(to.Rank, to.Kind, to.Role, to.State))
-				plan = append(plan, Renamed{From: e, To: to})
-			}
-		}
-	}
-	if len(plan) == 0 {
-		return nil, nil
-	}
-	// Two passes, through temporary names, so that no rename replaces a
-	// file another one still has to move.
-	for i, r := range plan {
-		if err := os.Rename(w.abs(r.From.Rel), w.abs(tempName(r.From.Rel, i))); err != nil {
-			return nil, fmt.Errorf("evidence: rebase: %w", err)
-		}
-	}
-	for i, r := range plan {
-		if _, err := os.Lstat(w.abs(r.To.Rel)); err == nil {
-			return nil, fmt.Errorf("evidence: rebase: %s exists; %s is kept as %s", path.Join(w.Shown, r.To.Rel), r.From.Rel, tempName(r.From.Rel, i))
-		}
-		if err := os.Rename(w.abs(tempName(r.From.Rel, i)), w.abs(r.To.Rel)); err != nil {
-			return nil, fmt.Errorf("evidence: rebase: %w", err)
-		}
-	}
-	return plan, nil
-}
-
-func tempName(rel string, i int) string {
-	return path.Join(path.Dir(rel), ".rebase-"+strconv.Itoa(i)+"-"+path.Base(rel))
-}
 
 // Read returns an active or skipped file's bytes, refusing one larger
 // than limit bytes (0 is no limit).

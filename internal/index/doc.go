@@ -22,6 +22,13 @@
 //     are not in the hash: every Update walks again, so new limits add and
 //     remove files incrementally. A file that is an SQLite database but not
 //     an index, or not an SQLite database at all, is never replaced.
+//   - Damage. A read that finds the database damaged (SQLite's
+//     SQLITE_CORRUPT or SQLITE_NOTADB) fails with *DamagedError and marks
+//     the index (index.db.damaged beside it, when it can be written), so
+//     that the next Update, in any process, deletes it and builds it again
+//     (State Corrupt, "damaged: …"); so does an Update that meets damage
+//     itself. An index holds only what it derives from the files: nothing
+//     is lost.
 //   - Incremental. A file whose size and modification time match the
 //     index is not read, beyond the first 8000 bytes that every walk
 //     reads to tell binary files (project.Walk). One that differs is read

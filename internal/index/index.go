@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
@@ -125,6 +126,9 @@ type Index struct {
 	// options is the canonical text of what the index's rows depend on
 	// besides the files (see buildOptions); hash is its digest.
 	options, hash string
+	// damage, when set, is the State.Detail of the damage a read found
+	// (see damaged): the next Update rebuilds the index.
+	damage atomic.Pointer[string]
 }
 
 // Open opens the index at path, an OS path (DefaultPath for a project).
@@ -250,8 +254,12 @@ const (
 	metaWalk      = "walk"
 )
 
-// readState reads meta and decides whether the index can be used.
+// readState reads meta and decides whether the index can be used: not
+// when a read found it damaged (damagedState).
 func (ix *Index) readState(ctx context.Context) State {
+	if st, ok := ix.damagedState(); ok {
+		return st
+	}
 	meta, err := ix.readMeta(ctx)
 	if err != nil {
 		var nm noMetaError

@@ -21,7 +21,8 @@ func (ix *Index) ready() error {
 
 // Paths returns the slash paths of the indexed files (not the skipped
 // ones), sorted.
-func (ix *Index) Paths(ctx context.Context) ([]string, error) {
+func (ix *Index) Paths(ctx context.Context) (_ []string, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if err := ix.ready(); err != nil {
@@ -48,7 +49,8 @@ func (ix *Index) Paths(ctx context.Context) ([]string, error) {
 
 // FileChunks returns the chunks of the file at path, in order, as hits
 // with no score; none if the file is not indexed.
-func (ix *Index) FileChunks(ctx context.Context, path string) ([]Hit, error) {
+func (ix *Index) FileChunks(ctx context.Context, path string) (_ []Hit, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if err := ix.ready(); err != nil {
@@ -86,7 +88,8 @@ func (ix *Index) chunkRows(ctx context.Context, where string, args ...any) ([]Hi
 // of chunk.SymbolNames equal to it, case-sensitive), ordered by path and
 // sequence.
 // Names that are not identifiers are ignored.
-func (ix *Index) Definitions(ctx context.Context, names []string) ([]Hit, error) {
+func (ix *Index) Definitions(ctx context.Context, names []string) (_ []Hit, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if err := ix.ready(); err != nil {
@@ -136,7 +139,8 @@ func (ix *Index) Definitions(ctx context.Context, names []string) ([]Hit, error)
 
 // StateRoot returns the state root of the indexed files as of the last
 // update: project.StateRoot over their (path, content id).
-func (ix *Index) StateRoot(ctx context.Context) (string, error) {
+func (ix *Index) StateRoot(ctx context.Context) (_ string, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if err := ix.ready(); err != nil {

@@ -95,7 +95,8 @@ func (h Hit) Why() string {
 // to 1e-6, then path ascending, then chunk sequence ascending. A query
 // with no terms (only punctuation, say) has no hits. Search fails with
 // *NotCurrentError when the index must be rebuilt first.
-func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOptions) ([]Hit, error) {
+func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOptions) (_ []Hit, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if err := ix.ready(); err != nil {

@@ -42,7 +42,8 @@ func (s *Stale) Empty() bool {
 // Status reports what the index holds. With fsys (the project root) it
 // also walks the tree, as Update would, and compares sizes and
 // modification times, reading no file beyond what the walk reads.
-func (ix *Index) Status(ctx context.Context, fsys fs.FS) (*Status, error) {
+func (ix *Index) Status(ctx context.Context, fsys fs.FS) (_ *Status, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	st := &Status{Path: ix.path, State: ix.state}

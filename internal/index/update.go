@@ -102,7 +102,8 @@ type chunkRow struct {
 // root: it walks fsys with Options.Walk, reads the files whose size or
 // modification time differ from the index (or are new), re-chunks those
 // whose content changed, and deletes what is gone. An
-// index that is not Current is rebuilt from scratch.
+// index that is not Current is rebuilt from scratch, as is one a read
+// found damaged (*DamagedError) or whose damage the update meets itself.
 //
 // All of an update's writes are one SQLite transaction: a crash or kill at
 // any moment leaves the index as it was before the update or as it is
@@ -138,8 +139,21 @@ func (ix *Index) Update(ctx context.Context, fsys fs.FS, progress func(Progress)
 	}
 	u := &updater{ix: ix, fsys: fsys, progress: progress, rebuild: before.Reason != Current, start: ix.now()}
 	stats, err := u.run(ctx)
+	if sqlitedb.IsCorrupt(err) && before.Reason != Corrupt {
+		// The update met damage its first reads did not show: the index
+		// is derived data, so it is deleted and built again, once.
+		before = State{Reason: Corrupt, Detail: damageDetail(err)}
+		ix.mu.Lock()
+		err = ix.removeCorrupt(before)
+		ix.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		u = &updater{ix: ix, fsys: fsys, progress: progress, rebuild: true, start: ix.now()}
+		stats, err = u.run(ctx)
+	}
 	if err != nil {
-		return nil, err
+		return nil, ix.damaged(err)
 	}
 	stats.Rebuilt = before
 	ix.mu.Lock()
@@ -168,6 +182,9 @@ func (ix *Index) removeCorrupt(st State) error {
 		if err := os.Remove(ix.path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("index: remove corrupt index: %w", err)
 		}
+	}
+	if err := ix.clearDamage(); err != nil {
+		return err
 	}
 	return ix.openDB()
 }

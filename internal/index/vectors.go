@@ -100,7 +100,8 @@ func (e *MissingVectorsError) Error() string {
 // nil, gets the phases "lock" and "embed"; in "embed", Done and Total
 // count content ids. The index must be Current (*NotCurrentError
 // otherwise: Update first).
-func (ix *Index) Embed(ctx context.Context, fsys fs.FS, e embed.Embedder, progress func(Progress)) (*EmbedStats, error) {
+func (ix *Index) Embed(ctx context.Context, fsys fs.FS, e embed.Embedder, progress func(Progress)) (_ *EmbedStats, err error) {
+	defer func() { err = ix.damaged(err) }()
 	if ix.opts.ReadOnly {
 		return nil, errors.New("index: embed: the index was opened read-only")
 	}
@@ -395,7 +396,8 @@ func dotStored(q []float32, b []byte) float64 {
 // were indexed, or was interrupted), Nearest returns the hits over the
 // others together with a *MissingVectorsError that counts them. Nearest
 // fails with *NotCurrentError when the index must be rebuilt first.
-func (ix *Index) Nearest(ctx context.Context, e embed.Embedder, query string, k int) ([]Hit, error) {
+func (ix *Index) Nearest(ctx context.Context, e embed.Embedder, query string, k int) (_ []Hit, err error) {
+	defer func() { err = ix.damaged(err) }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.state.Reason != Current {

@@ -23,14 +23,18 @@
 //     ignore files (.gitignore and .ctxpackignore by default, with git's
 //     semantics, including negation and the rule that a file cannot be
 //     re-included when a parent directory is excluded) and by
-//     .git/info/exclude; any .git entry; ctxpack's own generated files
-//     (.ctxpack/index.db* and .ctxpack/cache/); hidden entries unless
+//     .git/info/exclude; any .git entry; ctxpack's own state files
+//     (IsStateFile: .ctxpack/index.db*, .ctxpack/sources.db*,
+//     .ctxpack/records.jsonl* and .ctxpack/cache/); hidden entries unless
 //     WalkOptions.IncludeHidden.
 //   - What Walk reports in Skipped, with the reason: binary files (a NUL
 //     byte in the first 8000 bytes, git's rule), files larger than the
 //     limit (1 MiB by default), unreadable files and directories, symlinks
 //     that are broken, lead outside the root or point at a directory (not
-//     followed), and other non-regular files. Nothing found is dropped
+//     followed), other non-regular files, and files and directories whose
+//     names could not be shown safely (NameProblem: a control character
+//     such as a newline or an escape, invalid UTF-8), which would break
+//     part keys and spoof output lines. Nothing found is dropped
 //     without either an ignore rule or a reason.
 //   - Walk reads ignore files whole and, of every other file, at most the
 //     first 8000 bytes; it never opens anything that is not a regular file.

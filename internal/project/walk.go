@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DefaultMaxFileBytes is the size above which Walk skips a file unless
@@ -81,12 +83,15 @@ func (c WalkConfig) Options() WalkOptions {
 // enters and in the directories above each root, and .git/info/exclude at
 // fsys's root, with git's semantics; the user's global excludes file is
 // never read, so the result depends on the tree alone. It always leaves out
-// .git entries and ctxpack's own generated files (.ctxpack/index.db*,
-// .ctxpack/records.jsonl* and .ctxpack/cache/). Ignored, hidden and generated entries are left out
+// .git entries and ctxpack's own state files (IsStateFile: the databases
+// under .ctxpack/ with their side files, the records, the caches).
+// Ignored, hidden and generated entries are left out
 // silently; binary files (a NUL byte in the first 8000 bytes), files larger
 // than the limit, unreadable files and directories, symlinks that lead
-// outside fsys or to directories, and other non-regular files are reported
-// in Skipped, sorted the same way.
+// outside fsys or to directories, other non-regular files, and files and
+// directories whose names cannot be shown safely (NameProblem: a newline,
+// an escape or another control character, invalid UTF-8) are reported in
+// Skipped, sorted the same way.
 //
 // A root that names a file is listed as itself even when it is ignored or
 // hidden: it was named explicitly. So is a root directory: it is walked even
@@ -206,6 +211,10 @@ func (w *walker) walkRoot(root string) error {
 	if err != nil {
 		return fmt.Errorf("project: walk: %w", err)
 	}
+	if why := NameProblem(root); why != "" {
+		w.skip(root, why)
+		return nil
+	}
 	mode := info.Mode()
 	if mode&fs.ModeSymlink != 0 {
 		target, ok := w.followLink(root)
@@ -304,12 +313,16 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		if name == ".git" || (!w.includeHidden && name[0] == '.') {
 			continue
 		}
-		if dir == ".ctxpack" && (name == "cache" || strings.HasPrefix(name, "index.db") || strings.HasPrefix(name, "records.jsonl")) {
+		if dir == DirCtxpack && IsStateFile(name) {
 			continue
 		}
 		p := join(dir, name)
 		t := e.Type()
 		if ignored(stack, p, t.IsDir()) {
+			continue
+		}
+		if why := NameProblem(name); why != "" {
+			w.skip(p, why)
 			continue
 		}
 		if !t.IsDir() && IsSecretFile(p) && (w.keepSecret == nil || !w.keepSecret(p)) {
@@ -489,6 +502,36 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 	return File{Path: p, Size: size, ModTime: info.ModTime()}, ""
 }
 
+// NameProblem says why a file name (or a slash path) cannot be shown
+// safely, or returns "" when it can. A name that is not valid UTF-8, or
+// holds a control character (a newline, a tab, a carriage return, an
+// escape that starts a terminal sequence, any other C0 or C1 control or
+// DEL), a Unicode bidirectional control or a line or paragraph separator,
+// would break a key or a header of the output or make a line show what is
+// not there: a newline could start a fake "=== CODE: … ===" header, an
+// escape could recolour or rewrite a terminal. Walk leaves such files out
+// with this reason; ShowPath quotes such names where they are shown.
+func NameProblem(name string) string {
+	if !utf8.ValidString(name) {
+		return "its name is not valid UTF-8, so it cannot be shown as it is; rename it to include it"
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+			return fmt.Sprintf("its name holds %U, a control character, which would break or fake lines of the output; rename it to include it", r)
+		}
+	}
+	return ""
+}
+
+// ShowPath returns p as messages should show it: as it is, or quoted, with
+// Go's escapes, when NameProblem finds it unsafe to print.
+func ShowPath(p string) string {
+	if NameProblem(p) == "" {
+		return p
+	}
+	return strconv.Quote(p)
+}
+
 // unreadable returns the Skipped reason for err, without the path (which the
 // Skipped entry carries) so that reasons do not depend on where fsys lives.
 func unreadable(err error) string { return "unreadable: " + ErrorText(err) }
@@ -527,6 +570,25 @@ func humanBytes(n int64) string {
 	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}[i]
 	s := strconv.FormatFloat(v, 'f', 1, 64)
 	return strings.TrimSuffix(s, ".0") + " " + suffix
+}
+
+// IsStateFile reports whether name, an entry of .ctxpack/, is one of
+// ctxpack's own state files, which change whenever a command runs and so
+// are never walked, indexed or part of a state root: the index and the
+// sources store (index.db*, sources.db*, with their SQLite side files
+// -wal, -shm and -journal, lock files and anything set aside beside
+// them), the records (records.jsonl*) and the caches (cache/). The
+// configuration and the artifacts (system/, work/) are not state.
+func IsStateFile(name string) bool {
+	if name == "cache" {
+		return true
+	}
+	for _, prefix := range [...]string{"index.db", "sources.db", "records.jsonl"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // join joins a directory (or ".") and a name.

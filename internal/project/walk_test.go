@@ -37,6 +37,23 @@ func paths(files []File) []string {
 	return out
 }
 
+// TestShowPath: a path is shown as it is unless NameProblem finds it
+// unsafe to print, then quoted.
+func TestShowPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/a.go":        "src/a.go",
+		"dir/ünï code.go": "dir/ünï code.go",
+		"a\nb":            `"a\nb"`,
+		"esc\x1b[31m":     `"esc\x1b[31m"`,
+		"bad\xff":         `"bad\xff"`,
+		"rlo\u202e":       `"rlo\u202e"`,
+	} {
+		if got := ShowPath(in); got != want {
+			t.Errorf("ShowPath(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 func skippedStrings(skipped []Skipped) []string {
 	out := []string{}
 	for _, s := range skipped {
@@ -115,6 +132,8 @@ func TestWalk(t *testing.T) {
 			files: map[string]string{
 				".ctxpack/config.yaml": "", ".ctxpack/index.db": "", ".ctxpack/index.db-wal": "", ".ctxpack/cache/x.json": "",
 				".ctxpack/records.jsonl": "", ".ctxpack/records.jsonl.lock": "", ".ctxpack/records.jsonl.tmp-1": "",
+				".ctxpack/index.db.lock": "", ".ctxpack/sources.db": "", ".ctxpack/sources.db-wal": "", ".ctxpack/sources.db-shm": "",
+				".ctxpack/sources.db-journal": "", ".ctxpack/sources.db-wal.stale-1": "",
 				".ctxpack/work/tasks/TASK-1.md": "", "sub/.ctxpack/index.db": "", "sub/.ctxpack/cache/y": "",
 			},
 			opt:  all,
@@ -181,6 +200,36 @@ func TestWalk(t *testing.T) {
 			files: map[string]string{".gitignore": "l1\nl2/\n", "l1": "->a", "l2": "->a", "a": "x"},
 			opt:   all,
 			want:  []string{".gitignore", "a", "l2"},
+		},
+		{
+			name: "names that cannot be shown safely are reported, folders with their files; ignored ones stay silent",
+			files: map[string]string{
+				"ok.go": "", "a\nb.go": "", "tab\tx": "", "esc\x1b[2J": "", "del\x7f": "", "c1\u009b": "", "rlo\u202egp.exe": "",
+				"ls\u2028x": "", "bad\xff.txt": "", "d\rir/x.go": "", "ignored\n.log": "", ".gitignore": "*.log\n", "ünï.go": "",
+			},
+			opt:  all,
+			want: []string{".gitignore", "ok.go", "ünï.go"},
+			wantSkipped: []string{
+				"a\nb.go: its name holds U+000A, a control character, which would break or fake lines of the output; rename it to include it",
+				"bad\xff.txt: its name is not valid UTF-8, so it cannot be shown as it is; rename it to include it",
+				"c1\u009b: its name holds U+009B, a control character, which would break or fake lines of the output; rename it to include it",
+				"d\rir: its name holds U+000D, a control character, which would break or fake lines of the output; rename it to include it",
+				"del\x7f: its name holds U+007F, a control character, which would break or fake lines of the output; rename it to include it",
+				"esc\x1b[2J: its name holds U+001B, a control character, which would break or fake lines of the output; rename it to include it",
+				"ls\u2028x: its name holds U+2028, a control character, which would break or fake lines of the output; rename it to include it",
+				"rlo\u202egp.exe: its name holds U+202E, a control character, which would break or fake lines of the output; rename it to include it",
+				"tab\tx: its name holds U+0009, a control character, which would break or fake lines of the output; rename it to include it",
+			},
+		},
+		{
+			name:  "a named root whose name cannot be shown safely is reported",
+			files: map[string]string{"a\nb.go": "", "ok.go": ""},
+			roots: []string{"a\nb.go", "ok.go"},
+			opt:   all,
+			want:  []string{"ok.go"},
+			wantSkipped: []string{
+				"a\nb.go: its name holds U+000A, a control character, which would break or fake lines of the output; rename it to include it",
+			},
 		},
 		{
 			name:  "a root that is a symlink to a directory is walked",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format is an output format.
@@ -94,7 +95,7 @@ func Open(f Format, meta string) string {
 		return "<!-- mdctx:version=" + MDCtxVersion + " -->\n\n"
 	case XML:
 		if meta != "" {
-			return "<documents>\n<!-- ctxpack: " + commentText(meta) + " -->\n"
+			return "<documents>\n<!-- ctxpack: " + commentText(xmlChars(meta)) + " -->\n"
 		}
 		return "<documents>\n"
 	case Markdown:
@@ -196,8 +197,8 @@ func Body(f Format, b Block) string {
 	case XML:
 		s.WriteString("<document>\n<source>")
 		s.WriteString(escapeXML(source(b)))
-		s.WriteString("</source>\n<document_content>\n")
-		s.WriteString(withNewline(b.Text))
+		s.WriteString("</source>\n<document_content>")
+		writeCDATA(&s, "\n"+withNewline(b.Text))
 		s.WriteString("</document_content>\n</document>\n")
 	default:
 		s.WriteString("=== ")
@@ -350,4 +351,52 @@ func Fence(s string) string {
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
-func escapeXML(s string) string { return xmlEscaper.Replace(s) }
+// escapeXML is s as XML character data: xmlChars, with &, < and >
+// escaped.
+func escapeXML(s string) string { return xmlEscaper.Replace(xmlChars(s)) }
+
+// writeCDATA writes s as one CDATA section, so that code reads as it is,
+// "<" and "&" included: xmlChars, and every "]]>" in s, which would end
+// the section, split across two ("]]" ends one, ">" starts the next).
+func writeCDATA(w *strings.Builder, s string) {
+	w.WriteString("<![CDATA[")
+	w.WriteString(strings.ReplaceAll(xmlChars(s), "]]>", "]]]]><![CDATA[>"))
+	w.WriteString("]]>")
+}
+
+// xmlChars returns s with every character XML 1.0 does not allow
+// replaced by U+FFFD: the C0 controls but tab, newline and carriage
+// return, U+FFFE and U+FFFF, and each byte of invalid UTF-8. A document
+// that held them would not be XML at all.
+func xmlChars(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, notXMLChar) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s { // each byte of invalid UTF-8 comes as U+FFFD
+		if notXMLChar(r) {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// notXMLChar reports whether XML 1.0 does not allow r (its Char
+// production).
+func notXMLChar(r rune) bool {
+	switch {
+	case r < 0x20:
+		return r != '\t' && r != '\n' && r != '\r'
+	case r <= 0xD7FF:
+		return false
+	case r < 0xE000:
+		return true
+	case r <= 0xFFFD:
+		return false
+	case r < 0x10000:
+		return true
+	}
+	return r > 0x10FFFF
+}

@@ -83,6 +83,8 @@ type Store struct {
 	// here rather than in SQLite's busy handler, which polls with sleeps
 	// of up to 100 ms; other processes still wait there.
 	wmu sync.Mutex
+	// warnings say what Open repaired (Warnings).
+	warnings []string
 }
 
 // Open opens the store at path, an OS path (DefaultPath for a project).
@@ -114,6 +116,16 @@ func Open(path string, opt Options) (*Store, error) {
 		if !ok {
 			return nil, fmt.Errorf("store: %s is not an SQLite database; it was left as it is", abs)
 		}
+		if !opt.ReadOnly {
+			stale, err := sqlitedb.SetAsideStaleWAL(context.Background(), abs)
+			if err != nil {
+				return nil, fmt.Errorf("store: %s: checking its write-ahead log: %w", abs, err)
+			}
+			if stale != nil {
+				s.warnings = append(s.warnings, fmt.Sprintf("store: %s did not belong to %s (read with it, the store is damaged: %s; without it, whole), as when the store is restored from a backup beside the log of the one it replaced: it was moved aside to %s, which may hold changes newer than the store",
+					filepath.Base(stale.WAL), abs, stale.Damage, filepath.Base(stale.MovedTo)))
+			}
+		}
 	}
 	db, err := sqlitedb.Open(abs, s.connection())
 	if err != nil {
@@ -129,6 +141,11 @@ func Open(path string, opt Options) (*Store, error) {
 
 // Path returns the OS path of the database file.
 func (s *Store) Path() string { return s.path }
+
+// Warnings say what Open found wrong and repaired: a write-ahead log that
+// did not belong to the database, moved aside
+// (sqlitedb.SetAsideStaleWAL). Only an Open for writing repairs.
+func (s *Store) Warnings() []string { return s.warnings }
 
 // Close closes the database. A store is not usable after Close.
 func (s *Store) Close() error {

@@ -40,7 +40,12 @@ func (o *StoreOptions) open(command string, readOnly bool) (*app.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Store(!readOnly)
+	st, err := p.Store(!readOnly)
+	if err != nil {
+		return nil, err
+	}
+	o.IO.WarnAll(st.Warnings())
+	return st, nil
 }
 
 func (o *StoreOptions) json() bool { return o.Globals.Format == "json" }

@@ -87,7 +87,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 	}
 	var warnings []string
 	for _, s := range skipped {
-		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
+		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", project.ShowPath(s.Path), s.Reason))
 	}
 	parts := make([]pack.Part, 0, len(read))
 	inputs := make([]project.Input, 0, len(read))

@@ -160,6 +160,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		}
 		defer st.Close()
 		run.st = st
+		warnings = append(warnings, st.Warnings()...)
 		if sync {
 			if _, err := st.SyncCommits(ctx, env.Root); err != nil {
 				warnings = append(warnings, commitsWarning(err))
