@@ -34,6 +34,35 @@ type journal struct {
 	Moves   []move `json:"moves"`
 }
 
+// parseJournal reads a journal and checks every path in it: the journal
+// is in the workspace, which is the repository's, so it may have been
+// written by anyone. Each move must stay in the workspace's top or its
+// evidence/ folder, and within one of them: from and to are workspace
+// file names, temp the temporary name of from ("" is no move).
+func parseJournal(data []byte) (journal, error) {
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		return j, err
+	}
+	for _, m := range j.Moves {
+		dir := path.Dir(m.From)
+		for _, p := range []string{m.From, m.Temp, m.To} {
+			if path.Dir(p) != dir || (dir != "." && dir != EvidenceDir) || path.Clean(p) != p {
+				return j, fmt.Errorf("a move leaves the workspace's folders: %q → %q → %q", m.From, m.Temp, m.To)
+			}
+		}
+		if !strings.HasPrefix(path.Base(m.Temp), tempPrefix) {
+			return j, fmt.Errorf("%q is not a rebase's temporary name", m.Temp)
+		}
+		for _, p := range []string{m.From, m.To} {
+			if _, ok := ParseName(path.Base(p)); !ok {
+				return j, fmt.Errorf("%q is not a workspace file's name", p)
+			}
+		}
+	}
+	return j, nil
+}
+
 // move is one file of a rebase: slash paths relative to the folder.
 type move struct {
 	From string `json:"from"`
@@ -109,8 +138,8 @@ func (w *Workspace) Recover() ([]string, error) {
 	data, err := os.ReadFile(w.abs(JournalFile))
 	switch {
 	case err == nil:
-		var j journal
-		if err := json.Unmarshal(data, &j); err != nil {
+		j, err := parseJournal(data)
+		if err != nil {
 			return nil, fmt.Errorf("evidence: %s: %v; rename the files under %s… back by hand (the rest of their name is their old one), then remove it", path.Join(w.Shown, JournalFile), err, tempPrefix)
 		}
 		n := 0

@@ -153,3 +153,58 @@ func TestRecoverWithoutJournal(t *testing.T) {
 		t.Errorf("the file left was moved: %v", err)
 	}
 }
+
+// TestRecoverRefusesPlantedJournal: the journal is the repository's, so
+// anyone may have written it; Recover moves nothing a journal names
+// outside the workspace's folders, or to or from a name that is not a
+// workspace file's.
+func TestRecoverRefusesPlantedJournal(t *testing.T) {
+	for _, moves := range []string{
+		`{"from": "../../outside.md", "temp": "../../outside.md", "to": "100_x.evidence.md"}`,
+		`{"from": "100_x.evidence.md", "temp": "../secret.txt", "to": "100_x.evidence.md"}`,
+		`{"from": "evidence/100_x.evidence.md", "temp": ".rebase-0-a", "to": "100_x.evidence.md"}`,
+		`{"from": "100_x.evidence.md", "temp": "notemp", "to": "110_x.evidence.md"}`,
+		`{"from": "notes.txt", "temp": ".rebase-0-notes.txt", "to": "100_x.evidence.md"}`,
+		`{"from": "/etc/passwd", "temp": "/etc/passwd", "to": "/tmp/x"}`,
+	} {
+		w := newWorkspace(t, "020_x.user.md")
+		outside := filepath.Join(filepath.Dir(filepath.Dir(w.Dir)), "outside.md")
+		if err := os.WriteFile(outside, []byte("not the workspace's\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		journal := `{"placing": false, "moves": [` + moves + `]}`
+		if err := os.WriteFile(filepath.Join(w.Dir, JournalFile), []byte(journal), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Recover(); err == nil || !strings.Contains(err.Error(), ".rebase.json") {
+			t.Errorf("journal %s: Recover = %v, want a refusal naming the journal", moves, err)
+		}
+		if _, err := os.Stat(outside); err != nil {
+			t.Errorf("journal %s: the file outside moved: %v", moves, err)
+		}
+	}
+}
+
+// FuzzParseJournal: any journal parseJournal accepts keeps every move in
+// one of the workspace's two folders, between workspace file names.
+func FuzzParseJournal(f *testing.F) {
+	f.Add([]byte(`{"placing": true, "moves": [{"from": "evidence/100_a.evidence.md", "temp": "evidence/.rebase-0-100_a.evidence.md", "to": "evidence/110_a.evidence.md"}]}`))
+	f.Add([]byte(`{"moves": [{"from": "../x", "temp": "../.rebase-x", "to": "x"}]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		j, err := parseJournal(data)
+		if err != nil {
+			return
+		}
+		for _, m := range j.Moves {
+			for _, p := range []string{m.From, m.Temp, m.To} {
+				if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
+					t.Fatalf("accepted a path that leaves the workspace: %q", p)
+				}
+				if d := filepath.Dir(p); d != "." && d != EvidenceDir {
+					t.Fatalf("accepted a path outside the workspace's folders: %q", p)
+				}
+			}
+		}
+	})
+}
