@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/secrets"
@@ -23,6 +24,9 @@ type redaction struct {
 	sc    *secrets.Scanner
 	found [numLevels][]secrets.Finding // findings of each level's text (eager levels; Full when loaded)
 	once  sync.Once                    // scans the loaded full text, once
+	// loaded says the full text was loaded and scanned (found[Full] is
+	// its findings).
+	loaded atomic.Bool
 }
 
 // redactEager scans and redacts the items' texts that are in memory: Text's
@@ -69,7 +73,10 @@ func (it *item) redactLoaded(t string) string {
 	if it.red == nil {
 		return t
 	}
-	it.red.once.Do(func() { it.red.found[Full] = it.red.sc.Scan(it.Path, t) })
+	it.red.once.Do(func() {
+		it.red.found[Full] = it.red.sc.Scan(it.Path, t)
+		it.red.loaded.Store(true)
+	})
 	return secrets.Redact(t, it.red.found[Full])
 }
 
@@ -97,7 +104,9 @@ func (f *fitter) redactions(list []*item, chosen map[*item]*choice, shown func(i
 		ch := chosen[it]
 		found := it.red.found[ch.level]
 		if ch.level == Full && it.Loader != nil {
-			it.textAt(Full) // the findings are known once it is loaded
+			if !it.red.loaded.Load() {
+				it.textAt(Full) // shown, so loaded already, unless truncated
+			}
 			found = it.red.found[Full]
 		}
 		if len(found) == 0 {
@@ -108,7 +117,9 @@ func (f *fitter) redactions(list []*item, chosen map[*item]*choice, shown func(i
 		}
 		var full []secrets.Finding
 		if ch.level != Full && it.has[Full] {
-			it.textAt(Full)
+			if it.Loader != nil && !it.red.loaded.Load() {
+				it.textAt(Full)
+			}
 			full = it.red.found[Full]
 		}
 		for _, x := range found {
