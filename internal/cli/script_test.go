@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,6 +43,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkfifo": cmdMkfifo,
+			"sparse": cmdSparse,
+		},
 		// [cgo]: built with cgo, so the chunker is tree-sitter's; digests,
 		// which cover the chunker, differ without it.
 		Condition: func(cond string) (bool, error) {
@@ -51,6 +57,35 @@ func TestScripts(t *testing.T) {
 			return ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "CGO_ENABLED", Value: "1"}), nil
 		},
 	})
+}
+
+// cmdMkfifo makes named pipes: mkfifo PATH...
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: mkfifo PATH...")
+	}
+	for _, a := range args {
+		ts.Check(mkfifo(ts.MkAbs(a)))
+	}
+}
+
+// cmdSparse makes a file of SIZE bytes that takes no room on disk:
+// sparse PATH SIZE (a number of bytes, or with a K, M or G suffix).
+func cmdSparse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sparse PATH SIZE")
+	}
+	mult := int64(1)
+	num := args[1]
+	if i := strings.IndexAny(num, "KMG"); i == len(num)-1 {
+		mult = map[byte]int64{'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}[num[i]]
+		num = num[:i]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	ts.Check(os.WriteFile(p, nil, 0o644))
+	ts.Check(os.Truncate(p, n*mult))
 }
 
 func goroot() string {
