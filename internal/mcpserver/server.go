@@ -93,6 +93,9 @@ type Server struct {
 	// those that read one.
 	evidence sync.RWMutex
 
+	sessionsMu sync.Mutex
+	opening    int // HTTP sessions being opened
+
 	mu    sync.Mutex
 	plans map[any]*app.Plan // the last plan of each session, by sessionKey
 	order []any             // session keys, oldest plan first
@@ -231,7 +234,7 @@ func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {
 
 // errShutdown answers the requests still running when the shutdown's
 // time is up.
-var errShutdown = errors.New("ctxpack: the server shut down before this request finished: send it again once the server is back")
+var errShutdown = &jsonrpc.Error{Code: codeServerError, Message: "ctxpack: the server shut down before this request finished: send it again once the server is back"}
 
 // stopRequests answers every request still running with errShutdown, and
 // every request waiting for a slot.
