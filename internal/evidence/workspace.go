@@ -700,7 +700,7 @@ func (w *Workspace) Focused() ([]string, error) {
 	if err := w.checkOwn(); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(w.abs(FocusFile))
+	data, err := project.ReadPath(w.abs(FocusFile), 0) // a regular file: a named pipe would block
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
