@@ -246,25 +246,37 @@ func (s *Server) readBody(cs *conns, next http.Handler) http.Handler {
 	})
 }
 
-// limitSessions refuses a request that would open a session (one without
-// a session id) when the server holds o.MaxSessions.
+// limitSessions refuses an initialize request (the request that opens a
+// lasting session) when the server holds o.MaxSessions initialized
+// sessions. Initialize requests are served one at a time (they are quick:
+// the body is read already), so that two cannot both take the last
+// place. Other requests without a session (server/discover) get a session
+// only for their own time: they are not counted.
 func (s *Server) limitSessions(o HTTPOptions, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.sessionsMu.Lock()
-		open := s.opening
-		for range s.mcp.Sessions() {
-			open++
+		body, _ := io.ReadAll(r.Body) // read whole by readBody
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m message
+		if json.Unmarshal(body, &m) != nil || m.Method != "initialize" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		s.initMu.Lock()
+		defer s.initMu.Unlock()
+		open := 0
+		for ss := range s.mcp.Sessions() {
+			if ss.InitializeParams() != nil {
+				open++
+			}
 		}
 		if open >= o.MaxSessions {
-			s.sessionsMu.Unlock()
 			s.log.Warn("session refused: the server holds its limit of sessions", "max_sessions", o.MaxSessions, "remote", r.RemoteAddr)
 			// 503, with the error as a JSON-RPC response to the request, for
 			// the clients that show it.
-			body, _ := io.ReadAll(r.Body) // read whole by readBody
 			data, _ := json.Marshal(errorResponse(requestID(body), codeServerError, fmt.Sprintf(
 				"ctxpack: the server holds its limit of %d sessions (--max-sessions): close a session you no longer use (an idle one closes after %s), or raise --max-sessions",
 				o.MaxSessions, o.SessionTimeout)))
@@ -273,13 +285,6 @@ func (s *Server) limitSessions(o HTTPOptions, next http.Handler) http.Handler {
 			w.Write(append(data, '\n'))
 			return
 		}
-		s.opening++
-		s.sessionsMu.Unlock()
-		defer func() {
-			s.sessionsMu.Lock()
-			s.opening--
-			s.sessionsMu.Unlock()
-		}()
 		next.ServeHTTP(w, r)
 	})
 }
@@ -295,7 +300,10 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ctxpack"`)
-			w.Header().Set("Connection", "close") // its body is not read
+			// Its body is not read: the connection closes after the
+			// answer, at once rather than once the client sends it all.
+			w.Header().Set("Connection", "close")
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 			http.Error(w, "ctxpack: this server needs the bearer token of its --token-file (Authorization: Bearer TOKEN)", http.StatusUnauthorized)
 			return
 		}

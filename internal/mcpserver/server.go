@@ -93,8 +93,7 @@ type Server struct {
 	// those that read one.
 	evidence sync.RWMutex
 
-	sessionsMu sync.Mutex
-	opening    int // HTTP sessions being opened
+	initMu sync.Mutex // serves HTTP initialize requests one at a time
 
 	mu    sync.Mutex
 	plans map[any]*app.Plan // the last plan of each session, by sessionKey
