@@ -119,7 +119,7 @@ func Open(dir, configPath string) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	p := &Project{Root: root, Dir: abs, FS: os.DirFS(root)}
+	p := &Project{Root: root, Dir: abs, FS: project.DirFS(root)}
 	cfsys, cpath := p.FS, ""
 	switch {
 	case configPath != "":
@@ -130,7 +130,7 @@ func Open(dir, configPath string) (*Project, error) {
 		if _, err := os.Stat(abs); err != nil {
 			return nil, fmt.Errorf("ctxpack: config file: %w", err)
 		}
-		cfsys, cpath = os.DirFS(filepath.Dir(abs)), filepath.Base(abs)
+		cfsys, cpath = project.DirFS(filepath.Dir(abs)), filepath.Base(abs)
 	default:
 		if d := project.ArtifactDir(p.FS); d != "" {
 			cpath = d + "/config.yaml"

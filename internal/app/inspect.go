@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -220,6 +219,10 @@ func (p *Project) check(ctx context.Context, baseline string) (*check.Report, st
 	return rep, file, shown, nil
 }
 
+// maxBaselineBytes bounds the check baseline read: hundreds of thousands
+// of findings.
+const maxBaselineBytes = 64 << 20
+
 // Check validates the artifacts, their links and the annotations in the
 // code, and reports the findings the baseline does not hold.
 func (p *Project) Check(ctx context.Context, o CheckOptions) (*CheckReport, error) {
@@ -234,7 +237,7 @@ func (p *Project) Check(ctx context.Context, o CheckOptions) (*CheckReport, erro
 	if o.NoBaseline {
 		shown = ""
 	} else {
-		data, err := os.ReadFile(file)
+		data, err := project.ReadPath(file, maxBaselineBytes)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && o.Baseline == "":
 			// No baseline yet: every finding is new.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -86,8 +87,12 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 	if info, err := fs.Stat(p.FS, rel); err == nil && info.IsDir() {
 		return nil, fmt.Errorf("ctxpack: %s is a directory: summarize takes one file ('ctxpack pack %s --depth summary' shows a directory)", file, file)
 	}
-	text, repaired, err := project.ReadText(p.FS, rel)
+	text, repaired, err := project.ReadTextLimit(p.FS, rel, p.maxFileBytes())
 	if err != nil {
+		var tl *project.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, fmt.Errorf("ctxpack: %s is %s; summarize shows files up to walk.max_file_bytes, as an assembly does: raise it in .ctxpack/config.yaml to summarize this one", rel, tl.Reason())
+		}
 		return nil, err
 	}
 	if strings.IndexByte(text, 0) >= 0 {
@@ -214,6 +219,15 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		}
 	}
 	return s, nil
+}
+
+// maxFileBytes is walk.max_file_bytes: the largest file an assembly
+// reads.
+func (p *Project) maxFileBytes() int64 {
+	if p.Config.Walk.MaxFileBytes > 0 {
+		return p.Config.Walk.MaxFileBytes
+	}
+	return project.DefaultMaxFileBytes
 }
 
 // metaText is the meta level of a file that is not an artifact.

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -30,7 +31,9 @@ type TokenFile struct {
 // TokenFiles lists the files that paths name, each a file or a folder
 // relative to base (or absolute), for CountFiles: a file as itself, a
 // folder as every file under it (hidden ones too, up to
-// TokensMaxFileBytes), each shown under the argument that named it.
+// TokensMaxFileBytes), each shown under the argument that named it. A
+// file named that is not a regular file or is over TokensMaxFileBytes is
+// listed, and CountFiles refuses it without reading it.
 // skipped are the warnings of the files a walk passed over. Paths need
 // not be in a project.
 func TokenFiles(base string, paths []string) (files []TokenFile, skipped []string, err error) {
@@ -44,10 +47,10 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 			return nil, nil, fmt.Errorf("tokens: %w", err)
 		}
 		if !st.IsDir() {
-			files = append(files, TokenFile{FS: os.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: project.ShowPath(arg)})
+			files = append(files, TokenFile{FS: project.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: project.ShowPath(arg)})
 			continue
 		}
-		dir := os.DirFS(abs)
+		dir := project.DirFS(abs)
 		walked, skips, err := project.Walk(dir, []string{"."}, project.WalkOptions{MaxFileBytes: TokensMaxFileBytes, IncludeHidden: true, KeepSecretFiles: keepAll})
 		if err != nil {
 			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
@@ -72,7 +75,9 @@ func joinShown(arg, rel string) string {
 
 // CountFiles counts the tokens of each file in parallel with the
 // tokenizer named (the default when ""): counts[i] is the count of
-// files[i], or errs[i] says why it could not be read. progress, when set,
+// files[i], or errs[i] says why it could not be read, in the words of a
+// walk's skipped files ("not a regular file", "too large (…)"): only
+// regular files of at most TokensMaxFileBytes are read. progress, when set,
 // is called with the number done so far, from one goroutine at a time.
 // Cancelling ctx leaves the files not yet counted with its error. An
 // unknown tokenizer is err.
@@ -96,8 +101,8 @@ func countFiles(ctx context.Context, tok tokenizer.Tokenizer, files []TokenFile,
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				errs[i] = err
-			} else if text, _, err := project.ReadText(files[i].FS, files[i].Path); err != nil {
-				errs[i] = err
+			} else if text, _, err := project.ReadTextLimit(files[i].FS, files[i].Path, TokensMaxFileBytes); err != nil {
+				errs[i] = errors.New(project.ReadReason(err))
 			} else {
 				counts[i] = tok.Count(text)
 			}

@@ -83,7 +83,10 @@ func (s *Store) path(key string) string {
 // miss and is deleted.
 func (s *Store) Get(key string, v any) bool {
 	p := s.path(key)
-	data, err := os.ReadFile(p)
+	// An entry is a regular file no larger than the bound (Put stores no
+	// larger one): anything else, a named pipe or a link to a device, is
+	// never read.
+	data, err := project.ReadPath(p, s.max)
 	if err != nil {
 		return false
 	}

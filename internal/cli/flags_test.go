@@ -269,16 +269,18 @@ func TestNewCmdCheck(t *testing.T) {
 func TestNewCmdServe(t *testing.T) {
 	defaults := ServeOptions{
 		Timeout: mcpserver.DefaultTimeout, MaxRequestBytes: mcpserver.DefaultMaxRequestBytes, MaxBudget: mcpserver.DefaultMaxBudget,
+		MaxSessions: mcpserver.DefaultMaxSessions, SessionTimeout: mcpserver.DefaultSessionTimeout, ShutdownTimeout: mcpserver.DefaultShutdownTimeout,
 		LogLevel: "info", LogFormat: "text",
 	}
 	http := defaults
 	http.HTTP, http.TokenFile, http.ReadOnly, http.Timeout, http.MaxRequestBytes, http.MaxBudget, http.MaxConcurrent, http.LogLevel, http.LogFormat =
 		"127.0.0.1:8765", "tok", true, time.Second, 1024, 5000, 2, "debug", "json"
+	http.MaxSessions, http.SessionTimeout, http.ShutdownTimeout = 7, time.Minute, 3*time.Second
 	clitest.RunCases(t, []clitest.Case[ServeOptions]{
 		{Name: "stdio", Args: "serve", Want: defaults},
 		{
 			Name: "http",
-			Args: "serve --http 127.0.0.1:8765 --token-file tok --read-only --timeout 1s --max-request-bytes 1024 --max-budget 5000 --max-concurrent 2 --log-level debug --log-format json",
+			Args: "serve --http 127.0.0.1:8765 --token-file tok --read-only --timeout 1s --max-request-bytes 1024 --max-budget 5000 --max-concurrent 2 --max-sessions 7 --session-timeout 1m --shutdown-timeout 3s --log-level debug --log-format json",
 			Want: http,
 		},
 		{Name: "global flags are parsed, and refused when it runs", Args: "serve --budget 10", Want: defaults, Globals: cmdutil.Globals{Budget: 10}},

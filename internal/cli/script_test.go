@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -84,6 +85,35 @@ func fakeToken() string {
 	return string(b)
 }
 
+// cmdMkfifo makes named pipes: mkfifo PATH...
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: mkfifo PATH...")
+	}
+	for _, a := range args {
+		ts.Check(mkfifo(ts.MkAbs(a)))
+	}
+}
+
+// cmdSparse makes a file of SIZE bytes that takes no room on disk:
+// sparse PATH SIZE (a number of bytes, or with a K, M or G suffix).
+func cmdSparse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sparse PATH SIZE")
+	}
+	mult := int64(1)
+	num := args[1]
+	if i := strings.IndexAny(num, "KMG"); i == len(num)-1 {
+		mult = map[byte]int64{'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}[num[i]]
+		num = num[:i]
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	ts.Check(os.WriteFile(p, nil, 0o644))
+	ts.Check(os.Truncate(p, n*mult))
+}
+
 func goroot() string {
 	if r := os.Getenv("GOROOT"); r != "" {
 		return r
@@ -94,6 +124,8 @@ func goroot() string {
 // scriptCmds are the scripts' own commands, for what a txtar file cannot
 // hold.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"mkfifo": cmdMkfifo,
+	"sparse": cmdSparse,
 	// fakesecret FILE: write a Go file that holds $FAKE_AWS_KEY (or,
 	// for a .env, API_TOKEN=$FAKE_TOKEN), made at run time, so no
 	// script holds a secret-looking literal.

@@ -28,8 +28,13 @@ type ServeOptions struct {
 	MaxRequestBytes int
 	MaxBudget       int
 	MaxConcurrent   int
+	MaxSessions     int
+	SessionTimeout  time.Duration
+	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogFormat       string
+
+	httpOnly bool // --max-sessions or --session-timeout was given
 }
 
 const serveLong = `Serve the project to AI agents over the Model Context Protocol (MCP).
@@ -52,7 +57,11 @@ context TARGET --format json' prints for the same arguments. The project root
 is fixed at start; every path in a request is relative to it, and a path that
 leaves it (.., an absolute path, a symlink out) is refused. Requests are
 bounded in size (--max-request-bytes), budget (--max-budget), time
-(--timeout) and how many run at once (--max-concurrent; the others wait).
+(--timeout: the request is answered with an error then, even if its work
+is stuck) and how many run at once (--max-concurrent; the others wait).
+A path that names no regular file (a named pipe, a device) is refused, and
+files are read whole only up to a limit (tokens: 256 MiB; summaries, packs
+and evidence: walk.max_file_bytes).
 
 --read-only also assembles without writing under the project: retrieval
 searches the index as it is (build it first with 'ctxpack index'), and no
@@ -61,9 +70,18 @@ create its index.db-wal and index.db-shm companions when they are missing.)
 
 HTTP listens on loopback unless ADDR names another host, which needs
 --token-file: the file holds a bearer token that every request must carry
-(Authorization: Bearer TOKEN). Each request is logged to standard error
-(--log-level, --log-format). SIGINT or SIGTERM shuts the server down
-gracefully: sessions are closed and requests in flight finish.`
+(Authorization: Bearer TOKEN). A client must send its request (headers and
+body) within 30 seconds, and a kept-alive connection without requests is
+closed after 2 minutes; headers are limited to 64 KiB. At most
+--max-sessions sessions are open at once (a client past that is refused
+with 503 until one closes), and a session idle for --session-timeout is
+closed. Each request is logged to standard error (--log-level,
+--log-format).
+
+SIGINT or SIGTERM shuts the server down gracefully: no new request is
+read, the requests in flight get --shutdown-timeout to finish and answer
+(those still running then are answered with an error), then the sessions
+are closed and serve exits 0.`
 
 // NewCmdServe is 'ctxpack serve': the project, to agents over MCP.
 func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
@@ -78,6 +96,7 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
   ctxpack serve --read-only -C ~/src/billing`,
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.httpOnly = cmd.Flags().Changed("max-sessions") || cmd.Flags().Changed("session-timeout")
 			if runF != nil {
 				return runF(o)
 			}
@@ -92,6 +111,9 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 	fs.IntVar(&o.MaxRequestBytes, "max-request-bytes", mcpserver.DefaultMaxRequestBytes, "the largest request's arguments (and HTTP body), in `BYTES`")
 	fs.IntVar(&o.MaxBudget, "max-budget", mcpserver.DefaultMaxBudget, "the largest budget a request may ask for, in `TOKENS`")
 	fs.IntVar(&o.MaxConcurrent, "max-concurrent", 0, "requests served at once; the others wait (default twice the CPUs)")
+	fs.IntVar(&o.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "HTTP: the most sessions open at once; a client past that is refused until one closes")
+	fs.DurationVar(&o.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "HTTP: close a session idle for that long")
+	fs.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", mcpserver.DefaultShutdownTimeout, "on SIGINT or SIGTERM, how long requests in flight may take to finish")
 	fs.StringVar(&o.LogLevel, "log-level", "info", "`LEVEL` of the log on standard error: debug (every request), info, warn, error")
 	fs.StringVar(&o.LogFormat, "log-format", "text", "log `FORMAT`: text or json")
 	return cmd
@@ -135,8 +157,11 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if o.Globals.Format != "" || o.Globals.Budget != 0 || o.Globals.Window != 0 || o.Globals.Tokenizer != "" || o.Globals.Reserves != "" {
 		return cmdutil.Usagef("serve: --format, --budget, --window, --tokenizer and --reserves are arguments of each request, not of the server")
 	}
-	if o.Timeout <= 0 || o.MaxRequestBytes <= 0 || o.MaxBudget <= 0 || o.MaxConcurrent < 0 {
-		return cmdutil.Usagef("serve: --timeout, --max-request-bytes and --max-budget must be positive")
+	if o.Timeout <= 0 || o.MaxRequestBytes <= 0 || o.MaxBudget <= 0 || o.MaxConcurrent < 0 || o.MaxSessions <= 0 || o.SessionTimeout <= 0 || o.ShutdownTimeout <= 0 {
+		return cmdutil.Usagef("serve: --timeout, --max-request-bytes, --max-budget, --max-sessions, --session-timeout and --shutdown-timeout must be positive")
+	}
+	if o.HTTP == "" && o.httpOnly {
+		return cmdutil.Usagef("serve: --max-sessions and --session-timeout bound the HTTP endpoint's sessions; give --http too (over stdio there is one session)")
 	}
 	log, err := o.logger()
 	if err != nil {
@@ -159,7 +184,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	srv, err := mcpserver.New(mcpserver.Options{
 		Dir: base, Config: o.Globals.Config, ReadOnly: o.ReadOnly,
 		MaxRequestBytes: o.MaxRequestBytes, MaxBudget: o.MaxBudget, Timeout: o.Timeout, MaxConcurrent: o.MaxConcurrent,
-		Version: strings.TrimPrefix(moduleVersion(), "v"), Logger: log,
+		ShutdownTimeout: o.ShutdownTimeout, Version: strings.TrimPrefix(moduleVersion(), "v"), Logger: log,
 	})
 	if err != nil {
 		return err
@@ -169,7 +194,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if addr == "" {
 		log.Info("serving over stdio", "root", srv.Root(), "read_only", o.ReadOnly, "tools", len(srv.Tools()))
 		err := srv.RunIO(ctx, o.IO.In, o.IO.Out)
-		if err != nil && ctx.Err() == nil {
+		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
 		return nil
@@ -179,7 +204,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	log.Info("serving", "url", "http://"+ln.Addr().String()+mcpserver.Path, "root", srv.Root(), "read_only", o.ReadOnly, "token", tok != "", "tools", len(srv.Tools()))
-	err = srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{Token: tok})
+	err = srv.ServeHTTP(ctx, ln, mcpserver.HTTPOptions{Token: tok, MaxSessions: o.MaxSessions, SessionTimeout: o.SessionTimeout})
 	log.Info("stopped")
 	return err
 }

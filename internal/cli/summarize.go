@@ -38,6 +38,10 @@ model):
             first paragraph
   full      the whole text (an artifact: frontmatter and body)
 
+FILE must be a regular file of at most walk.max_file_bytes (1 MiB unless
+.ctxpack/config.yaml raises it), as an assembly reads it; a named pipe, a
+device or a larger file is refused without being read.
+
 A level the file does not have (a detailed level of plain text) is shown at
 the next lower level it has, as an assembly would show it; standard error
 lists only the levels the file has. Tokens are counted with --tokenizer

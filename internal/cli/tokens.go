@@ -27,11 +27,15 @@ func NewCmdTokens(f *cmdutil.Factory, runF func(*TokensOptions) error) *cobra.Co
 		Long: `Print COUNT<TAB>PATH for every file, then COUNT<TAB>total.
 
 Directories are walked in bytewise path order, honouring .gitignore and
-.ctxpackignore; binary files are skipped with a warning. Counts are exact for
-o200k_base (the default) and cl100k_base: they equal OpenAI's tiktoken on the
-same text. Invalid UTF-8 is counted as ctxpack emits it: each maximal
-ill-formed byte sequence replaced by one U+FFFD, as browsers and Node.js
-decode it.`,
+.ctxpackignore; binary files are skipped with a warning. What is not a
+regular file (a named pipe, a socket, a device) and files over 256 MiB are
+never read: skipped with a warning, and when a PATH names one, the exit
+status is 1.
+
+Counts are exact for o200k_base (the default) and cl100k_base: they equal
+OpenAI's tiktoken on the same text. Invalid UTF-8 is counted as ctxpack
+emits it: each maximal ill-formed byte sequence replaced by one U+FFFD, as
+browsers and Node.js decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
 		Args: cmdutil.MinimumArgs(1),

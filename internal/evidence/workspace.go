@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -593,21 +592,16 @@ type Renamed struct{ From, To Entry }
 // Read returns an active or skipped file's bytes, refusing one larger
 // than limit bytes (0 is no limit).
 func (w *Workspace) Read(e Entry, limit int64) ([]byte, error) {
-	f, err := os.Open(w.abs(e.Rel))
-	if err != nil {
-		return nil, fmt.Errorf("evidence: %s: %s", w.ShownPath(e), project.ErrorText(err))
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if limit > 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("evidence: read %s: %s", w.ShownPath(e), project.ErrorText(err))
-	}
-	if limit > 0 && int64(len(data)) > limit {
+	data, err := project.ReadPath(w.abs(e.Rel), limit)
+	var nr *project.NotRegularError
+	var tl *project.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("evidence: %s is %s; remove it from the workspace", w.ShownPath(e), nr.Reason())
+	case errors.As(err, &tl):
 		return nil, fmt.Errorf("evidence: %s is over %d bytes (walk.max_file_bytes); trim it or raise the limit", w.ShownPath(e), limit)
+	case err != nil:
+		return nil, fmt.Errorf("evidence: %s: %s", w.ShownPath(e), project.ErrorText(err))
 	}
 	return data, nil
 }
@@ -662,7 +656,7 @@ func (w *Workspace) Focused() ([]string, error) {
 	if err := w.checkOwn(); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(w.abs(FocusFile))
+	data, err := project.ReadPath(w.abs(FocusFile), 0) // a regular file: a named pipe would block
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -35,6 +35,9 @@ const (
 	DefaultMaxRequestBytes = 1 << 20
 	DefaultMaxBudget       = 1_000_000
 	DefaultTimeout         = 2 * time.Minute
+	// DefaultShutdownTimeout is how long requests in flight may take to
+	// finish once the server is told to stop.
+	DefaultShutdownTimeout = 10 * time.Second
 	// maxPlans is how many sessions' last plans are kept.
 	maxPlans = 256
 )
@@ -62,6 +65,11 @@ type Options struct {
 	// MaxConcurrent bounds the requests served at once (the others wait);
 	// 0 means twice GOMAXPROCS.
 	MaxConcurrent int
+	// ShutdownTimeout is how long the requests in flight may take to
+	// finish and answer when the server is told to stop (RunIO's and
+	// ServeHTTP's context ends); those still running then are answered
+	// with an error. 0 means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
 	// Version is the server's version, as reported to clients.
 	Version string
 	// Logger receives the server's log; nil discards it.
@@ -74,12 +82,18 @@ type Server struct {
 	root  string
 	mcp   *mcp.Server
 	slots chan struct{}
-	log   *slog.Logger
-	tools []string // names, in the order they were added
+	// abort is closed when the shutdown's time is up: the requests still
+	// running are answered with an error.
+	abort     chan struct{}
+	abortOnce sync.Once
+	log       *slog.Logger
+	tools     []string // names, in the order they were added
 	// evidence serializes the evidence tools that change a workspace
 	// (numbering a new file, renaming) against each other and against
 	// those that read one.
 	evidence sync.RWMutex
+
+	initMu sync.Mutex // serves HTTP initialize requests one at a time
 
 	mu    sync.Mutex
 	plans map[any]*app.Plan // the last plan of each session, by sessionKey
@@ -100,6 +114,9 @@ func New(o Options) (*Server, error) {
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = DefaultShutdownTimeout
+	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
@@ -111,7 +128,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
-	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), log: log, plans: map[any]*app.Plan{}}
+	s := &Server{o: o, root: p.Root, slots: make(chan struct{}, o.MaxConcurrent), abort: make(chan struct{}), log: log, plans: map[any]*app.Plan{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "ctxpack", Title: "ctxpack", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       slog.New(minLevel{log.Handler(), slog.LevelWarn}), // the SDK's info is noise
@@ -145,6 +162,12 @@ func (s *Server) Tools() []string { return append([]string(nil), s.tools...) }
 
 // bound is the middleware that bounds every request: the size of its
 // arguments, the requests served at once, and its time.
+//
+// The time limit holds even for work that does not heed its context: the
+// request is answered with the time-limit error when its time is up, and
+// its slot is freed for the next, while the work goes on in the
+// background until it ends (it is logged). So does the shutdown: when its
+// time is up, every request still running is answered with an error.
 func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		var size int
@@ -168,19 +191,62 @@ func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {
 			defer func() { <-s.slots }()
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-s.abort:
+			return nil, errShutdown
 		}
 		ctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 		defer cancel()
 		start := time.Now()
-		res, err := next(ctx, method, req)
+		type answer struct {
+			res mcp.Result
+			err error
+		}
+		done := make(chan answer, 1)
+		go func() {
+			res, err := next(ctx, method, req)
+			done <- answer{res, err}
+		}()
+		var res mcp.Result
+		var err error
+		finished := false
+		select {
+		case a := <-done:
+			res, err, finished = a.res, a.err, true
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-s.abort:
+			err = errShutdown
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && (err != nil || isToolError(res)) {
 			err = fmt.Errorf("ctxpack: the request took longer than the server's limit of %s: ask for less (a smaller budget, fewer paths, a narrower query)", s.o.Timeout)
 			res = nil
+		}
+		if !finished {
+			s.log.LogAttrs(ctx, slog.LevelWarn, "request abandoned: answered with an error, its work goes on until it ends",
+				slog.String("method", method), slog.String("tool", toolName(req)), slog.Duration("took", time.Since(start)))
 		}
 		s.log.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", method), slog.Int("bytes", size),
 			slog.Duration("took", time.Since(start)), slog.Bool("error", err != nil || isToolError(res)))
 		return res, err
 	}
+}
+
+// errShutdown answers the requests still running when the shutdown's
+// time is up.
+var errShutdown = &jsonrpc.Error{Code: codeServerError, Message: "ctxpack: the server shut down before this request finished: send it again once the server is back"}
+
+// stopRequests answers every request still running with errShutdown, and
+// every request waiting for a slot.
+func (s *Server) stopRequests() {
+	s.abortOnce.Do(func() { close(s.abort) })
+}
+
+// toolName is the tool a request calls, if it calls one.
+func toolName(req mcp.Request) string {
+	if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+		return p.Name
+	}
+	return ""
 }
 
 func isToolError(r mcp.Result) bool {

@@ -757,7 +757,7 @@ func TestRunIO(t *testing.T) {
 // (a client's spare one) does not hold the shutdown up; net/http would
 // wait five seconds for it, longer than this shutdown may take.
 func TestShutdownSpareConnection(t *testing.T) {
-	s, err := New(Options{Dir: testProject(t)})
+	s, err := New(Options{Dir: testProject(t), ShutdownTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -767,7 +767,7 @@ func TestShutdownSpareConnection(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, HTTPOptions{ShutdownTimeout: 3 * time.Second}) }()
+	go func() { done <- s.ServeHTTP(ctx, ln, HTTPOptions{}) }()
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)

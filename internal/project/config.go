@@ -373,6 +373,10 @@ func (c Config) Section(name string, out any) (bool, error) {
 	return true, nil
 }
 
+// maxConfigBytes bounds a configuration file: far above any real one,
+// and far below what would hurt to read.
+const maxConfigBytes = 1 << 20
+
 // LoadConfig reads the configuration file name from fsys on top of
 // Defaults(). A missing file gives the defaults and no error.
 //
@@ -386,8 +390,10 @@ func (c Config) Section(name string, out any) (bool, error) {
 // value keeps its default. The embed settings are also checked against
 // each other: a setting the provider needs is an error when missing, one
 // it does not use is a warning. Warnings come in file order.
+//
+// The file must be a regular file of at most maxConfigBytes.
 func LoadConfig(fsys fs.FS, name string) (Config, []Warning, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := ReadFile(fsys, name, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), nil, nil
 	}

@@ -10,7 +10,6 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -24,39 +23,29 @@ import (
 // U+FFFD) and repaired reports whether that happened. Nothing else changes:
 // CRLF line ends and a byte order mark are kept as they are.
 //
+// Only a regular file is read: a named pipe, a socket, a device or a
+// directory is a *NotRegularError (see OpenRegular), so that a path
+// naming one never blocks or reads without end.
+//
 // The file is read into the string directly: reading a file takes one
 // allocation of its size.
 func ReadText(fsys fs.FS, name string) (text string, repaired bool, err error) {
-	text, err = readString(fsys, name)
-	if err != nil {
+	return ReadTextLimit(fsys, name, 0)
+}
+
+// ReadTextLimit is ReadText refusing, when limit > 0, a file over limit
+// bytes with a *TooLargeError, also one that grows past it while being
+// read; no more than limit+1 bytes are read.
+func ReadTextLimit(fsys fs.FS, name string, limit int64) (text string, repaired bool, err error) {
+	var b strings.Builder
+	if err := readInto(fsys, name, limit, &b); err != nil {
 		return "", false, fmt.Errorf("project: read: %w", err)
 	}
+	text = b.String()
 	if utf8.ValidString(text) {
 		return text, false, nil
 	}
 	return tokenizer.ToValidUTF8(text), true, nil
-}
-
-// readString reads the file name whole.
-func readString(fsys fs.FS, name string) (string, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var b strings.Builder
-	if info, err := f.Stat(); err == nil && info.Size() > 0 && info.Size() < math.MaxInt32 {
-		b.Grow(int(info.Size()))
-	}
-	buf := copyBufs.Get().(*[]byte)
-	defer copyBufs.Put(buf)
-	if _, err := io.CopyBuffer(&b, onlyReader{f}, *buf); err != nil {
-		if pe, ok := err.(*fs.PathError); ok { // as fs.ReadFile reports it: by name
-			err = &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
-		}
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // onlyReader hides a file's other methods (WriteTo), so that io.CopyBuffer

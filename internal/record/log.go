@@ -92,13 +92,18 @@ func (l Log) Append(r Record) error {
 
 	var size int64
 	if fi, err := os.Stat(l.Path); err == nil {
+		if !fi.Mode().IsRegular() {
+			// A named pipe would block the append, a device never end the
+			// count of its lines.
+			return fmt.Errorf("record: %s is %s, not a regular file: remove it, ctxpack keeps its records there", l.name(), project.FileKind(fi.Mode()))
+		}
 		size = fi.Size()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record: %w", err)
 	}
 	n, known := readNote(lk, size)
 	if !known || n+1 > most {
-		old, err := os.ReadFile(l.Path)
+		old, err := project.ReadPath(l.Path, 0) // a regular file, checked again on the file opened
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("record: %w", err)
 		}
@@ -136,6 +141,14 @@ func (l Log) Append(r Record) error {
 	}
 	writeNote(lk, size+int64(len(line)), n+1)
 	return nil
+}
+
+// name is how errors name the log.
+func (l Log) name() string {
+	if l.Name == "" {
+		return l.Path
+	}
+	return l.Name
 }
 
 // max is how many records the log keeps.
@@ -180,19 +193,18 @@ func writeAtomic(p string, data []byte) error {
 // Read returns the log's newest Max records, oldest first, and the lines
 // it skipped. A missing file has no records.
 func (l Log) Read() ([]Record, []*LineError, error) {
-	f, err := os.Open(l.Path)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, _, err := project.OpenRegular(project.DirFS(filepath.Dir(l.Path)), filepath.Base(l.Path), 0)
+	var nr *project.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("record: %w", err)
+	case errors.As(err, &nr):
+		return nil, nil, fmt.Errorf("record: %s is %s", l.name(), nr.Reason())
+	case err != nil:
+		return nil, nil, fmt.Errorf("record: %s: %s", l.name(), project.ErrorText(err))
 	}
 	defer f.Close()
-	name := l.Name
-	if name == "" {
-		name = l.Path
-	}
-	recs, bad, err := Decode(f, name)
+	recs, bad, err := Decode(f, l.name())
 	if max := l.max(); len(recs) > max {
 		recs = recs[len(recs)-max:]
 	}

@@ -60,7 +60,7 @@ func (e Env) readSelector(sel workspace.Selector) (*Excerpt, error) {
 	if info.Size() > limit {
 		return nil, fmt.Errorf("ctxpack: %s is %d bytes, over walk.max_file_bytes (%d); select from a smaller file or raise the limit in .ctxpack/config.yaml", sel.Path, info.Size(), limit)
 	}
-	text, repaired, err := project.ReadText(e.FS, sel.Path)
+	text, repaired, err := project.ReadTextLimit(e.FS, sel.Path, limit) // checked again on the file opened
 	if err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
