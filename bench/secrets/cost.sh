@@ -39,6 +39,10 @@ for i in 0 1; do
   printf '%-40s %6.2f s %6.1f MiB\n' "${labels[$i]}" "$(med $i 1)" "$(awk -v k="$(med $i 2)" 'BEGIN{print k/1024}')"
 done
 awk -v a="$(med 0 1)" -v b="$(med 1 1)" 'BEGIN{printf "time ratio redacted / not: %.3f\n", a/b}'
-"$work/ctxpack" -C "$tree" pack --no-record --overflow allow --format json 2>/dev/null |
-  python3 -c 'import json,sys; p=json.load(sys.stdin); r=p.get("redactions") or []; print(f"redactions: {len(r)} in {len({x[\"path\"] for x in r})} files")' 2>/dev/null || true
+"$work/ctxpack" -C "$tree" pack --no-record --overflow allow --format json 2>/dev/null >"$work/plan.json"
+python3 - "$work/plan.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])).get("redactions") or []
+print("redactions: %d in %d files" % (len(r), len({x.get("path", x["key"]) for x in r})))
+PY
 echo "load after: $(uptime | sed 's/.*load average/load average/')"

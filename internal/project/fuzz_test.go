@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -119,6 +120,28 @@ func FuzzLoadConfig(f *testing.F) {
 		}
 		if err := cfg.Validate(); err != nil {
 			t.Errorf("LoadConfig accepted a Config that does not validate: %v", err)
+		}
+	})
+}
+
+// FuzzShowPath: a name NameProblem accepts has no byte that could break
+// or fake a line of the output, and ShowPath shows any other name quoted,
+// on one line, as Go would read it back.
+func FuzzShowPath(f *testing.F) {
+	for _, s := range []string{"a/b.go", "bad\nname.go", "\x1b[31mred", "caf\xc3", "ok\u202ename", "tab\there"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		shown := ShowPath(name)
+		if NameProblem(name) == "" {
+			if shown != name || strings.ContainsAny(name, "\n\r\t\x1b\x00\x7f") {
+				t.Fatalf("accepted %q, shown %q", name, shown)
+			}
+			return
+		}
+		back, err := strconv.Unquote(shown)
+		if err != nil || back != name || strings.ContainsAny(shown, "\n\r\x1b") {
+			t.Fatalf("ShowPath(%q) = %q, which does not read back (%v)", name, shown, err)
 		}
 	})
 }
