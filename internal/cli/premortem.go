@@ -61,6 +61,7 @@ func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *co
 	fs.StringVar(&o.Depth, "depth", "", "highest `LEVEL` to show: meta (headings only), summary, detailed, full (default)")
 	fs.Float64Var(&o.ItemCap, "item-cap", 0, "largest `SHARE` of its section's budget one item may take before it is cut (default 0.25)")
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from which state")
+	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 	o.addRecordFlags(fs, false)
 	return cmd
 }
