@@ -167,3 +167,46 @@ func hasWarning(ws []string, prefix string) bool {
 	}
 	return false
 }
+
+// TestStoreViewsRedact: what the store's views show (the CLI's memory
+// show, the MCP store tools) is redacted as an assembly is, and is kept
+// whole in the store.
+func TestStoreViewsRedact(t *testing.T) {
+	key := fakeKey(3)
+	ctx := context.Background()
+	for _, c := range []struct {
+		config string
+		kept   bool
+	}{{"", false}, {"secrets:\n  redact: false\n", true}} {
+		files := map[string]string{"README.md": "# x\n"}
+		if c.config != "" {
+			files[".ctxpack/config.yaml"] = c.config
+		}
+		p, err := Open(writeProject(t, files), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := p.Store(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		added, err := st.AddMemory(ctx, MemoryInput{Content: "the staging deploy key is " + key, Category: "fact"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Memory(ctx, added.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := st.Memories(ctx, "")
+		if err != nil || len(list) != 1 {
+			t.Fatalf("Memories = %v, %v", list, err)
+		}
+		for _, v := range []MemoryView{added, got, list[0]} {
+			if strings.Contains(v.Content, key) != c.kept {
+				t.Errorf("config %q: view %q; want the key kept = %v", c.config, v.Content, c.kept)
+			}
+		}
+		st.Close()
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/ctxpack/ctxpack/internal/secrets"
+
 	"github.com/ctxpack/ctxpack/internal/store"
 )
 
@@ -77,18 +79,54 @@ func ParseOutcome(s string) (string, error) {
 // it when done.
 type Store struct {
 	st   *store.Store
-	root string // the project's, whose git history commits come from
+	root string           // the project's, whose git history commits come from
+	sc   *secrets.Scanner // redacts what the views show; nil when redaction is off
 }
 
 // Store opens the project's store: for reading only unless write, so
 // that reading a store that is not there finds it empty and creates
 // nothing.
 func (p *Project) Store(write bool) (*Store, error) {
+	sc, _, err := p.loadSecrets()
+	if err != nil {
+		return nil, err
+	}
 	st, err := p.openStore(!write)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{st: st, root: p.Root}, nil
+	return &Store{st: st, root: p.Root, sc: sc}, nil
+}
+
+// The views a Store gives are redacted as an assembly is: what a memory,
+// an experience or a value holds leaves the machine when it is shown to
+// an agent (the MCP store tools) as much as in a context.
+
+func (s *Store) memoryView(m store.Memory) MemoryView {
+	v := ViewMemory(m)
+	s.redact(&v.Content)
+	return v
+}
+
+func (s *Store) experienceView(e store.Experience) ExperienceView {
+	v := ViewExperience(e)
+	s.redact(&v.Goal, &v.Hypothesis, &v.Action, &v.Prediction, &v.Outcome.Result, &v.Surprise, &v.RootCause, &v.Lesson)
+	return v
+}
+
+func (s *Store) valueView(x store.Value) ValueView {
+	v := ViewValue(x)
+	s.redact(&v.Text)
+	return v
+}
+
+// redact replaces the secrets in each text by their markers.
+func (s *Store) redact(texts ...*string) {
+	for _, t := range texts {
+		if f := s.sc.Scan("", *t); f != nil {
+			*t = secrets.Redact(*t, f)
+		}
+	}
 }
 
 // CommitStats is what a commit sync did.
@@ -130,25 +168,25 @@ func (in MemoryInput) Validate() error { return storeError(in.row().Validate()) 
 // Memories lists the memories, of one category unless category is "".
 func (s *Store) Memories(ctx context.Context, category string) ([]MemoryView, error) {
 	rows, err := s.st.Memories(ctx, category)
-	return viewAll(rows, ViewMemory), storeError(err)
+	return viewAll(rows, s.memoryView), storeError(err)
 }
 
 // Memory reads one memory.
 func (s *Store) Memory(ctx context.Context, id int64) (MemoryView, error) {
 	m, err := s.st.Memory(ctx, id)
-	return ViewMemory(m), storeError(err)
+	return s.memoryView(m), storeError(err)
 }
 
 // AddMemory adds a memory and returns it as stored.
 func (s *Store) AddMemory(ctx context.Context, in MemoryInput) (MemoryView, error) {
 	m, err := s.st.AddMemory(ctx, in.row())
-	return ViewMemory(m), storeError(err)
+	return s.memoryView(m), storeError(err)
 }
 
 // RemoveMemory removes a memory and returns it as it was.
 func (s *Store) RemoveMemory(ctx context.Context, id int64) (MemoryView, error) {
 	m, err := s.st.RemoveMemory(ctx, id)
-	return ViewMemory(m), storeError(err)
+	return s.memoryView(m), storeError(err)
 }
 
 // ExperienceInput is an experience to add: goal, hypothesis, action,
@@ -210,25 +248,25 @@ type ExperienceFilter struct{ Domain, Strategy, Outcome string }
 // Experiences lists the experiences f selects.
 func (s *Store) Experiences(ctx context.Context, f ExperienceFilter) ([]ExperienceView, error) {
 	rows, err := s.st.Experiences(ctx, store.ExperienceFilter{Domain: f.Domain, Strategy: f.Strategy, Outcome: store.Outcome(f.Outcome)})
-	return viewAll(rows, ViewExperience), storeError(err)
+	return viewAll(rows, s.experienceView), storeError(err)
 }
 
 // Experience reads one experience.
 func (s *Store) Experience(ctx context.Context, id int64) (ExperienceView, error) {
 	e, err := s.st.Experience(ctx, id)
-	return ViewExperience(e), storeError(err)
+	return s.experienceView(e), storeError(err)
 }
 
 // AddExperience adds an experience and returns it as stored.
 func (s *Store) AddExperience(ctx context.Context, in ExperienceInput) (ExperienceView, error) {
 	e, err := s.st.AddExperience(ctx, in.row())
-	return ViewExperience(e), storeError(err)
+	return s.experienceView(e), storeError(err)
 }
 
 // RemoveExperience removes an experience and returns it as it was.
 func (s *Store) RemoveExperience(ctx context.Context, id int64) (ExperienceView, error) {
 	e, err := s.st.RemoveExperience(ctx, id)
-	return ViewExperience(e), storeError(err)
+	return s.experienceView(e), storeError(err)
 }
 
 // ValueInput is a value written by hand.
@@ -247,25 +285,25 @@ func (in ValueInput) Validate() error { return storeError(in.row().Validate()) }
 // Values lists the values, of one axis unless axis is "".
 func (s *Store) Values(ctx context.Context, axis string) ([]ValueView, error) {
 	rows, err := s.st.Values(ctx, store.Axis(axis))
-	return viewAll(rows, ViewValue), storeError(err)
+	return viewAll(rows, s.valueView), storeError(err)
 }
 
 // Value reads one value.
 func (s *Store) Value(ctx context.Context, id int64) (ValueView, error) {
 	v, err := s.st.Value(ctx, id)
-	return ViewValue(v), storeError(err)
+	return s.valueView(v), storeError(err)
 }
 
 // AddValue adds a value and returns it as stored.
 func (s *Store) AddValue(ctx context.Context, in ValueInput) (ValueView, error) {
 	v, err := s.st.AddValue(ctx, in.row())
-	return ViewValue(v), storeError(err)
+	return s.valueView(v), storeError(err)
 }
 
 // RemoveValue removes a value and returns it as it was.
 func (s *Store) RemoveValue(ctx context.Context, id int64) (ValueView, error) {
 	v, err := s.st.RemoveValue(ctx, id)
-	return ViewValue(v), storeError(err)
+	return s.valueView(v), storeError(err)
 }
 
 // DeriveOptions say how to derive values from experiences: the axis to
@@ -300,6 +338,7 @@ func (s *Store) DeriveValues(ctx context.Context, o DeriveOptions, add bool) ([]
 	out := make([]Derived, len(props))
 	for i, p := range props {
 		out[i].ProposalView = ViewProposal(p)
+		s.redact(&out[i].ProposalView.Text) // shown; a value added keeps the lesson's text
 	}
 	if !add {
 		return out, nil
