@@ -32,3 +32,16 @@ median() {
   printf '%-58s %8.3f s %8s MiB\n' "$label" "$mt" "$mr"
   echo "$mt" > "$work/last"
 }
+
+# snapshot SRC DEST: copies the tree SRC to DEST and makes it a git
+# repository of its own with one commit (a fixed author): a tree inside
+# another repository would be walked with that one's .gitignore, and under
+# a budget recency comes from git history.
+snapshot() {
+  cp -r "$1" "$2"
+  rm -rf "$2/.git"
+  git -C "$2" init -q
+  git -C "$2" add -A
+  GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost \
+    git -C "$2" -c commit.gpgsign=false commit -qm snapshot
+}

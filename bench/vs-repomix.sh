@@ -25,12 +25,7 @@ src=${1:-$(go env GOROOT)/src}
 runs=${2:-3}
 base=${3:-}
 tree="$work/tree"
-cp -r "$src" "$tree"
-rm -rf "$tree/.git"
-git -C "$tree" init -q
-git -C "$tree" add -A
-GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost \
-  git -C "$tree" -c commit.gpgsign=false commit -qm snapshot
+snapshot "$src" "$tree"
 echo "tree: $src ($(find "$tree" -type f -not -path '*/.git/*' | wc -l) files, $(du -sh --exclude=.git "$tree" | cut -f1)); node $(node --version)"
 npm install --prefix "$work" --no-audit --no-fund --silent repomix@1.18.1 >/dev/null
 repomix="$work/node_modules/.bin/repomix"

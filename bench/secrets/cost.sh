@@ -14,12 +14,7 @@ src=${1:-$(go env GOROOT)/src}
 runs=${2:-7}
 format=${3:-text}
 tree="$work/tree"
-cp -r "$src" "$tree"
-rm -rf "$tree/.git"
-git -C "$tree" init -q
-git -C "$tree" add -A
-GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@localhost GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@localhost \
-  git -C "$tree" -c commit.gpgsign=false commit -qm snapshot
+snapshot "$src" "$tree"
 echo "tree: $src ($(find "$tree" -type f -not -path '*/.git/*' | wc -l) files, $(du -sh --exclude=.git "$tree" | cut -f1)); format $format"
 echo "load before: $(uptime | sed 's/.*load average/load average/')"
 "$work/ctxpack" -C "$tree" pack --no-record --overflow allow --format "$format" >/dev/null 2>&1 # warm the page cache
