@@ -18,8 +18,9 @@
 # comparable ctxpack run is `pack --overflow allow --format xml` (every file,
 # exact o200k_base counts, XML; --overflow allow is also what no budget
 # means). `pack --budget 200000` fits the tree to a budget, ranked by
-# structure. `--no-security-check` is measured too, since ctxpack has no
-# secret scan yet.
+# structure. Both scan for secrets by default (Repomix with Secretlint,
+# ctxpack's redact stage); `--no-security-check` is measured too, beside
+# bench/secrets/cost.sh's `--no-redact` for ctxpack.
 . "$(dirname "$0")/lib.sh"
 src=${1:-$(go env GOROOT)/src}
 runs=${2:-3}
