@@ -540,13 +540,13 @@ mcp_call prompt-work-on-task                      '{"method":"prompts/get","para
 tool     context-links-b600                       context  '{"target":"TASK-042","budget":600}'
 tool     context-links-json-summary               context  '{"target":"TASK-042","budget":2000,"depth":"summary","format":"json","link_depth":1}'
 tool     context-retrieval-b1500                  context  '{"target":"the invoice total drifts by a cent after conversion","budget":1500}'
-tool     pack-xml-b800                            pack     '{"budget":800,"format":"xml"}'
-tool     pack-src-truncate-b200                   pack     '{"paths":["src"],"budget":200,"overflow":"truncate","strategy":"score"}'
+tool     pack-xml-b800                            context  '{"paths":["."],"budget":800,"format":"xml"}'
+tool     pack-src-truncate-b200                   context  '{"paths":["src"],"budget":200,"overflow":"truncate","strategy":"score"}'
 tool     search-k3                                search   '{"query":"invoice total rounding","k":3,"explain":true}'
-tool     show-spec-summary                        show     '{"id":"SPEC-BILLING-001","depth":"summary"}'
-tool     list-decisions                           list     '{"type":"decision"}'
-tool     check                                    check    '{}'
-tool     explain-dec003-b600                      explain  '{"task":"TASK-042","artifact":"DEC-BILLING-003","budget":600}'
+tool     show-spec-summary                        artifacts '{"action":"show","id":"SPEC-BILLING-001","depth":"summary"}'
+tool     list-decisions                           artifacts '{"action":"list","type":"decision"}'
+tool     check                                    artifacts '{"action":"check"}'
+tool     explain-dec003-b600                      artifacts '{"action":"explain","task":"TASK-042","id":"DEC-BILLING-003","budget":600}'
 tool     tokens-paths                             tokens   '{"paths":["src"]}'
 tool     tokens-text-cl100k                       tokens   '{"text":"Invoices must be issued in the customer'"'"'s billing currency.","tokenizer":"cl100k_base"}'
 tool     context-path-escape                      context  '{"target":"../evidence/src","budget":600}'
@@ -557,7 +557,7 @@ mcp_start repo repo --read-only
 mcp_call tools-list                               '{"method":"tools/list"}'
 tool     context-retrieval-b3000                  context  '{"target":"how are token counts verified after packing","budget":3000}'
 tool     search-files-explain                     search   '{"query":"evidence selector line range","k":5,"files":true,"explain":true}'
-tool     pack-tokenizer-b4000                     pack     '{"paths":["internal/tokenizer"],"budget":4000,"format":"markdown"}'
+tool     pack-tokenizer-b4000                     context  '{"paths":["internal/tokenizer"],"budget":4000,"format":"markdown"}'
 mcp_stop
 
 mcp_start nethttp nethttp --read-only
@@ -567,20 +567,20 @@ mcp_stop
 
 mcp_start sources sources --read-only
 tool     context-sources-b2000                    context  '{"target":"fixture teardown order when a test fails","sources":["memories","experiences","values","commits","code"],"budget":2000}'
-tool     premortem-strategy                       premortem '{"domain":"debugging","strategy":"systematic-elimination","budget":1500}'
-tool     premortem-testing-json-limit3            premortem '{"domain":"testing","format":"json","limit":3}'
-tool     memory-show-42                           memory_show '{"id":42}'
-tool     experience-show-12                       experience_show '{"id":12}'
-tool     memory-list-decision                     memory_list '{"category":"decision"}'
-tool     experience-list-debug-falsified          experience_list '{"domain":"debugging","outcome":"falsified"}'
-tool     values-derive-rootcause                  values_derive '{"axis":"root_cause","min_size":4}'
+tool     premortem-strategy                       store '{"action":"premortem","domain":"debugging","strategy":"systematic-elimination","budget":1500}'
+tool     premortem-testing-json-limit3            store '{"action":"premortem","domain":"testing","format":"json","limit":3}'
+tool     memory-show-42                           store '{"action":"show","kind":"memory","id":42}'
+tool     experience-show-12                       store '{"action":"show","kind":"experience","id":12}'
+tool     memory-list-decision                     store '{"action":"list","kind":"memory","category":"decision"}'
+tool     experience-list-debug-falsified          store '{"action":"list","kind":"experience","domain":"debugging","outcome":"falsified"}'
+tool     values-derive-rootcause                  store '{"action":"derive","axis":"root_cause","min_size":4}'
 mcp_stop
 
 mcp_start evidence evidence --read-only
-tool     evidence-plan-prompt-b600                evidence_plan '{"budget":600,"include_prompt":true}'
-tool     evidence-plan-b8000                      evidence_plan '{"budget":8000}'
-tool     evidence-stale                           evidence_stale '{}'
-tool     evidence-deps                            evidence_deps '{"id":"100_generator_py"}'
+tool     evidence-plan-prompt-b600                evidence '{"action":"plan","budget":600,"include_prompt":true}'
+tool     evidence-plan-b8000                      evidence '{"action":"plan","budget":8000}'
+tool     evidence-stale                           evidence '{"action":"stale"}'
+tool     evidence-deps                            evidence '{"action":"deps","id":"100_generator_py"}'
 mcp_stop
 
 echo "record.sh: $count entries in $OUT ($(($(date +%s) - start)) s)"

@@ -50,11 +50,8 @@ var mcpTargets = []struct {
 
 // The tools `ctxpack serve` lists; --read-only leaves out mcpWriteTools.
 var (
-	mcpReadTools = []string{"context", "search", "show", "list", "check", "explain", "tokens", "pack",
-		"premortem", "memory_list", "memory_show", "experience_list", "experience_show", "value_list", "value_show", "values_derive",
-		"evidence_plan", "evidence_stale", "evidence_deps"}
-	mcpWriteTools = []string{"index", "baseline", "memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm",
-		"evidence_add", "evidence_toggle", "evidence_rank", "evidence_rebase", "evidence_remove", "evidence_focus", "evidence_assemble"}
+	mcpReadTools  = []string{"context", "search", "artifacts", "tokens", "store", "evidence"}
+	mcpWriteTools = []string{"index", "baseline", "store_edit", "evidence_edit"}
 )
 
 // TestMCPClient is the acceptance check of `ctxpack serve`: the official
@@ -66,8 +63,8 @@ var (
 // every prompt; checks the error paths; and requires the context tool's
 // digest to be the one `ctxpack context TARGET --budget N --format json`
 // prints for the same target and budget, for a task, free text and a
-// directory. The SDK itself validates every structured result against the
-// tool's outputSchema.
+// directory. No tool lists an outputSchema (an agent pays for tools/list in
+// every session); the structured results are checked here.
 //
 // Every round works on its own copy of examples/billing, made without the
 // generated files, where the CLI runs first (which builds the index the
@@ -342,7 +339,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 
 	// No plan yet in this session.
 	add(mcpStep{Resource: "ctxpack://plan/last", check: func(t *testing.T, r mcpResult) {
-		if r.Error == nil || !strings.Contains(r.Error.Message, "call the context or pack tool first") {
+		if r.Error == nil || !strings.Contains(r.Error.Message, "call the context tool first") {
 			t.Errorf("%s before any context: %s, want an error saying to call context first", r.URI, r)
 		}
 	}})
@@ -387,7 +384,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 			t.Errorf("search invoice total: %d results, want src/billing/invoice/generator.py among them: %s", len(out.Results), r.StructuredContent)
 		}
 	}})
-	add(mcpStep{Tool: "show", Arguments: map[string]any{"id": "SPEC-BILLING-001"}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "artifacts", Arguments: map[string]any{"action": "show", "id": "SPEC-BILLING-001"}, check: func(t *testing.T, r mcpResult) {
 		var out struct {
 			ID    string `json:"id"`
 			Level string `json:"level"`
@@ -397,7 +394,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 		}
 	}})
 	var listed []string // the ids the list tool gives, checked against the resources
-	add(mcpStep{Tool: "list", Arguments: map[string]any{}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "artifacts", Arguments: map[string]any{"action": "list"}, check: func(t *testing.T, r mcpResult) {
 		var out struct {
 			Artifacts []struct {
 				ID string `json:"id"`
@@ -415,7 +412,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 			}
 		}
 	}})
-	add(mcpStep{Tool: "check", Arguments: map[string]any{}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "artifacts", Arguments: map[string]any{"action": "check"}, check: func(t *testing.T, r mcpResult) {
 		var out struct {
 			Summary struct {
 				OK     bool `json:"ok"`
@@ -427,7 +424,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 			t.Errorf("check: %s, want ok with 3 specs and no errors", r.StructuredContent)
 		}
 	}})
-	add(mcpStep{Tool: "explain", Arguments: map[string]any{"task": "TASK-042", "artifact": "NORM-ERROR-001"}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "artifacts", Arguments: map[string]any{"action": "explain", "task": "TASK-042", "id": "NORM-ERROR-001"}, check: func(t *testing.T, r mcpResult) {
 		var out struct {
 			Artifact string `json:"artifact"`
 			In       bool   `json:"in"`
@@ -456,7 +453,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 			t.Errorf("tokens src: the server counts\n%s\nthe CLI\n%s", cli.String(), want)
 		}
 	}})
-	add(mcpStep{Tool: "pack", Arguments: map[string]any{"paths": []string{"src"}, "budget": 1000}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "context", Arguments: map[string]any{"paths": []string{"src"}, "budget": 1000}, check: func(t *testing.T, r mcpResult) {
 		var plan mcpPlan
 		if r.structured(t, &plan) && (plan.Mode != "pack" || plan.Budget != 1000 || plan.TotalTokens > 1000 || len(plan.Parts) == 0 || !strings.HasPrefix(plan.Digest, "sha256:")) {
 			t.Errorf("pack src budget 1000: mode %s, budget %d, %d tokens, %d parts, digest %q", plan.Mode, plan.Budget, plan.TotalTokens, len(plan.Parts), plan.Digest)
@@ -468,6 +465,19 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 		var plan mcpPlan
 		if ok && (json.Unmarshal([]byte(text), &plan) != nil || plan.Mode != "pack" || plan.Budget != 1000) {
 			t.Errorf("%s after pack: %.200s, want the pack's plan", r.URI, text)
+		}
+	}})
+	add(mcpStep{Tool: "store", Arguments: map[string]any{"action": "list", "kind": "memory"}, check: func(t *testing.T, r mcpResult) {
+		var out struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if r.structured(t, &out) && out.Items == nil {
+			t.Errorf("store list memory: %s, want the items", r.StructuredContent)
+		}
+	}})
+	add(mcpStep{Tool: "evidence", Arguments: map[string]any{"action": "stale"}, check: func(t *testing.T, r mcpResult) {
+		if !r.IsError || !strings.Contains(r.Text, "no such workspace") {
+			t.Errorf("evidence stale without a workspace: %s (text %q), want a tool error saying there is none", r, r.Text)
 		}
 	}})
 	if readOnly {
@@ -494,6 +504,22 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 				t.Errorf("index: %s", r.StructuredContent)
 			}
 		}})
+		add(mcpStep{Tool: "store_edit", Arguments: map[string]any{"action": "add", "memory": map[string]any{"content": "Invoices round half to even."}}, check: func(t *testing.T, r mcpResult) {
+			var out struct {
+				Content string `json:"content"`
+			}
+			if r.structured(t, &out) && out.Content != "Invoices round half to even." {
+				t.Errorf("store_edit add memory: %s", r.StructuredContent)
+			}
+		}})
+		add(mcpStep{Tool: "evidence_edit", Arguments: map[string]any{"action": "add", "selector": "src/billing/invoice/generator.py::1,5"}, check: func(t *testing.T, r mcpResult) {
+			var out struct {
+				Tokens int `json:"tokens"`
+			}
+			if r.structured(t, &out) && out.Tokens == 0 {
+				t.Errorf("evidence_edit add: %s", r.StructuredContent)
+			}
+		}})
 		add(mcpStep{Tool: "baseline", Arguments: map[string]any{}, check: func(t *testing.T, r mcpResult) {
 			var out struct {
 				Findings *int   `json:"findings"`
@@ -510,7 +536,7 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 	}
 
 	// Errors a model can act on.
-	add(mcpStep{Tool: "show", Arguments: map[string]any{"id": "NOPE-404"}, check: func(t *testing.T, r mcpResult) {
+	add(mcpStep{Tool: "artifacts", Arguments: map[string]any{"action": "show", "id": "NOPE-404"}, check: func(t *testing.T, r mcpResult) {
 		if !r.IsError || !strings.Contains(r.Text, "NOPE-404") {
 			t.Errorf("show NOPE-404: %s (text %q), want a tool error naming NOPE-404", r, r.Text)
 		}
@@ -600,8 +626,8 @@ func exerciseServer(t *testing.T, node, bin string, transport map[string]any, di
 	var tools []string
 	for _, tool := range run.Tools {
 		tools = append(tools, tool.Name)
-		if !tool.HasOutputSchema {
-			t.Errorf("tool %s has no outputSchema", tool.Name)
+		if tool.HasOutputSchema {
+			t.Errorf("tool %s lists an outputSchema, which every session pays for", tool.Name)
 		}
 		if ro := tool.ReadOnlyHint; ro == nil || *ro != slices.Contains(mcpReadTools, tool.Name) {
 			t.Errorf("tool %s: readOnlyHint %v, want %v", tool.Name, ro, slices.Contains(mcpReadTools, tool.Name))

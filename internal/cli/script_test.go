@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -214,5 +215,64 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		if res != "ok" {
 			ts.Fatalf("%s is damaged: %s", args[0], res)
 		}
+	},
+	// jsonrpc ID OUT writes the JSON-RPC response with id ID, among the
+	// lines of the last command's standard output, to OUT.
+	"jsonrpc": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: jsonrpc ID OUT")
+		}
+		for _, line := range strings.Split(ts.ReadFile("stdout"), "\n") {
+			var msg struct{ ID json.RawMessage }
+			if json.Unmarshal([]byte(line), &msg) == nil && string(msg.ID) == args[0] {
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(line), 0o666))
+				return
+			}
+		}
+		ts.Fatalf("no response with id %s in stdout", args[0])
+	},
+	// jsontext RESPONSE OUT writes the text of the first content of the
+	// tool result in the JSON-RPC response RESPONSE to OUT.
+	"jsontext": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: jsontext RESPONSE OUT")
+		}
+		var msg struct {
+			Result struct{ Content []struct{ Text string } }
+		}
+		ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &msg))
+		if len(msg.Result.Content) == 0 {
+			ts.Fatalf("%s: no content", args[0])
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(msg.Result.Content[0].Text), 0o666))
+	},
+	// atmost N fails unless the last command's standard output starts
+	// with a number of at most N (ctxpack tokens prints COUNT<TAB>PATH).
+	"atmost": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: atmost N")
+		}
+		limit, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		field, _, _ := strings.Cut(strings.TrimSpace(ts.ReadFile("stdout")), "\t")
+		n, err := strconv.Atoi(field)
+		ts.Check(err)
+		if n > limit {
+			ts.Fatalf("%d, more than %d", n, limit)
+		}
+	},
+	// sizeratio A B MAX fails unless file A is at most MAX times the size
+	// of file B.
+	"sizeratio": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: sizeratio A B MAX")
+		}
+		max, err := strconv.ParseFloat(args[2], 64)
+		ts.Check(err)
+		a, b := len(ts.ReadFile(args[0])), len(ts.ReadFile(args[1]))
+		if b == 0 || float64(a) > max*float64(b) {
+			ts.Fatalf("%s is %d bytes, %s %d: more than %g times", args[0], a, args[1], b, max)
+		}
+		ts.Logf("%s is %d bytes, %s %d: %.2f times", args[0], a, args[1], b, float64(a)/float64(b))
 	},
 }

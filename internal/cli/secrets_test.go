@@ -80,14 +80,14 @@ func TestNoSecretLeaks(t *testing.T) {
 			}
 			return string(data)
 		}},
-		{"mcp-pack", true, func() string { return mcp("pack", map[string]any{"overflow": "allow"}) }},
+		{"mcp-pack", true, func() string { return mcp("context", map[string]any{"paths": []string{"."}, "overflow": "allow"}) }},
 		{"mcp-links", false, func() string { return mcp("context", map[string]any{"target": m.Task}) }},
 		{"mcp-retrieval", false, func() string { return mcp("context", map[string]any{"target": m.Query, "budget": 32000}) }},
 		{"mcp-sources", false, func() string {
 			return mcp("context", map[string]any{"target": m.SourcesQuery, "sources": sources, "budget": 16000})
 		}},
 		{"mcp-evidence", false, func() string {
-			return mcp("evidence_plan", map[string]any{"include_prompt": true, "budget": 32000})
+			return mcp("evidence", map[string]any{"action": "plan", "include_prompt": true, "budget": 32000})
 		}},
 	}
 	table := fmt.Sprintf("\n%-14s %-18s %-22s %s\n", "output", "secrets leaked", "look-alikes kept", "in scope")

@@ -44,9 +44,13 @@ that is how Claude Code, Cursor and Codex start a local server. With --http
 ADDR, any number of clients connect to the streamable HTTP endpoint at
 http://ADDR/mcp.
 
-Tools (reads):  context, search, show, list, check, explain, tokens, pack
-Tools (writes): index (update the repository index), baseline (accept the
-                current check findings); --read-only leaves them out
+Tools (reads):  context (a task, paths or free text; sources; packs),
+                search, artifacts (list, show, check, explain), tokens,
+                store (list, show, derive, premortem), evidence (plan,
+                stale, deps)
+Tools (writes): index, baseline (accept the current check findings),
+                store_edit (add, remove), evidence_edit (add, toggle, rank,
+                rebase, remove, focus, assemble); --read-only leaves them out
 Resources:      ctxpack://identity, ctxpack://artifacts (the index),
                 ctxpack://artifact/{id}, ctxpack://plan/last (this session's
                 last assembly plan)

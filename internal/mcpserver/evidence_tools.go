@@ -17,79 +17,109 @@ import (
 // (the workspace, the build folder) and every selector goes through the
 // facade, which confines it to the project root.
 
-// WorkspaceIn names the workspace of an evidence tool.
-type WorkspaceIn struct {
-	Ctx string `json:"ctx,omitempty" jsonschema:"the workspace folder, relative to the project root; absent: ctx"`
+// EvidenceIn are the arguments of the evidence tool: those of each of its
+// actions.
+type EvidenceIn struct {
+	Action string `json:"action"`
+	ID     string `json:"id,omitempty" jsonschema:"a file's name, id (100_app_py) or rank"`
+	evidenceAssembly
+	IncludePrompt bool `json:"include_prompt,omitempty" jsonschema:"give prompt.mdctx as the text"`
 }
 
-// evidenceAssembly are the arguments of the tools that assemble a
+// EvidenceEditIn are the arguments of the evidence_edit tool: those of
+// each of its actions.
+type EvidenceEditIn struct {
+	Action   string   `json:"action"`
+	Selector string   `json:"selector,omitempty" jsonschema:"path, path::10,40 (lines), path::10 (to the end), path::100c,500c (bytes), each with #tag,tag if wanted; - adds text"`
+	Text     string   `json:"text,omitempty" jsonschema:"the text selector - adds"`
+	Role     string   `json:"role,omitempty" jsonschema:"default evidence"`
+	Rank     *int     `json:"rank,omitempty" jsonschema:"lower is assembled earlier and kept longer; add's default: ten past its role's highest (system and user 0-99, evidence 100-999)"`
+	Kind     string   `json:"kind,omitempty" jsonschema:"in the file's name (default from the path: app_py)"`
+	Link     bool     `json:"link,omitempty" jsonschema:"write a .link file, read afresh at each assembly"`
+	ID       string   `json:"id,omitempty" jsonschema:"a file's name, id (100_app_py) or rank"`
+	Range    string   `json:"range,omitempty" jsonschema:"the files ranked in it"`
+	State    string   `json:"state,omitempty" jsonschema:"absent: flip id"`
+	IDs      []string `json:"ids,omitempty" jsonschema:"names, ids or ranks; all found before any is deleted"`
+	Query    string   `json:"query,omitempty" jsonschema:"the work at hand"`
+	Top      int      `json:"top,omitempty" jsonschema:"the query's best hits that count (default 20)"`
+	Off      bool     `json:"off,omitempty" jsonschema:"turn the last focus off"`
+	evidenceAssembly
+	Out string `json:"out,omitempty" jsonschema:"the folder written (default build/ beside the workspace)"`
+}
+
+// WorkspaceIn names the workspace of an evidence action.
+type WorkspaceIn struct {
+	Ctx string `json:"ctx,omitempty" jsonschema:"the workspace folder (default ctx)"`
+}
+
+// evidenceAssembly are the arguments of the actions that assemble a
 // workspace.
 type evidenceAssembly struct {
 	WorkspaceIn
-	Budget    int    `json:"budget,omitempty" jsonschema:"tokens prompt.mdctx may use; 0 or absent: the configured budget (8000 by default)"`
-	Window    int    `json:"window,omitempty" jsonschema:"a model's context window, instead of budget: the budget is the window less the configured reserves"`
-	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"what happens to evidence that does not fit: degrade (the highest-ranked evidence is shown as a stub, then dropped; the default), drop, truncate, error or allow; system and user files are never dropped"`
-	Depth     string `json:"depth,omitempty" jsonschema:"the highest level shown: meta (stubs only) or full (the default)"`
-	FlowID    string `json:"flow_id,omitempty" jsonschema:"the flow's name in prompt.mdctx's header; absent: the workspace's path"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens prompt.mdctx may use; absent: the project's budget"`
+	Window    int    `json:"window,omitempty" jsonschema:"instead of budget: a context window, less the configured reserves"`
+	Tokenizer string `json:"tokenizer,omitempty"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"for evidence that does not fit (default degrade: a stub, then dropped)"`
+	Depth     string `json:"depth,omitempty" jsonschema:"meta: stubs only"`
+	FlowID    string `json:"flow_id,omitempty" jsonschema:"the flow's name in prompt.mdctx (default the workspace's path)"`
 }
 
-// EvidencePlanIn are the arguments of the evidence_plan tool.
+// EvidencePlanIn are the arguments of evidence plan.
 type EvidencePlanIn struct {
 	evidenceAssembly
-	IncludePrompt bool `json:"include_prompt,omitempty" jsonschema:"give prompt.mdctx as the text content (the structured result is the plan either way)"`
+	IncludePrompt bool `json:"include_prompt,omitempty"`
 }
 
-// EvidenceAssembleIn are the arguments of the evidence_assemble tool.
+// EvidenceAssembleIn are the arguments of evidence_edit assemble.
 type EvidenceAssembleIn struct {
 	evidenceAssembly
-	Out string `json:"out,omitempty" jsonschema:"the folder to write prompt.mdctx and ctxplan.json into, relative to the project root; absent: build/ beside the workspace"`
+	Out string `json:"out,omitempty"`
 }
 
-// EvidenceAddIn are the arguments of the evidence_add tool.
+// EvidenceAddIn are the arguments of evidence_edit add.
 type EvidenceAddIn struct {
 	WorkspaceIn
-	Selector string `json:"selector" jsonschema:"what to add: path[::range][#tags] relative to the project root (src/app.py, src/app.py::10,40 for lines 10 to 40, src/app.py::10 for line 10 to the end, src/app.py::100c,500c for bytes, src/app.py::10,40#bug,parser with tags), or - to add text"`
-	Text     string `json:"text,omitempty" jsonschema:"the text to add when selector is -: a request, a policy, a note"`
-	Role     string `json:"role,omitempty" jsonschema:"system (constraints, policies), user (the request) or evidence (the default)"`
-	Rank     *int   `json:"rank,omitempty" jsonschema:"the file's rank, 0 to 999: lower is assembled earlier and kept longer; absent: ten past the highest rank of its role's band (000-099 for system and user, 100-999 for evidence)"`
-	Kind     string `json:"kind,omitempty" jsonschema:"the file's kind, in its name: 1 to 64 of A-Z a-z 0-9 _ -; absent: from the file's name (app.py gives app_py), or request, policy or note for text"`
-	Link     bool   `json:"link,omitempty" jsonschema:"write a .link file holding the selector instead: read afresh at each assembly, always active, never stale"`
+	Selector string `json:"selector"`
+	Text     string `json:"text,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Rank     *int   `json:"rank,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Link     bool   `json:"link,omitempty"`
 }
 
-// EvidenceToggleIn are the arguments of the evidence_toggle tool.
+// EvidenceToggleIn are the arguments of evidence_edit toggle.
 type EvidenceToggleIn struct {
 	WorkspaceIn
-	ID    string `json:"id,omitempty" jsonschema:"one file: its name, its id (100_app_py) or a rank that one file has"`
-	Range string `json:"range,omitempty" jsonschema:"every file ranked in a range, such as 300-399; needs state"`
-	State string `json:"state,omitempty" jsonschema:"on or off; absent: flip the one file id names"`
+	ID    string `json:"id,omitempty"`
+	Range string `json:"range,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
-// EvidenceRankIn are the arguments of the evidence_rank tool.
+// EvidenceRankIn are the arguments of evidence_edit rank.
 type EvidenceRankIn struct {
 	WorkspaceIn
-	ID   string `json:"id" jsonschema:"the file: its name, its id (100_app_py) or a rank that one file has"`
-	Rank int    `json:"rank" jsonschema:"its new rank, 0 to 999, which no other file may have"`
+	ID   string `json:"id"`
+	Rank *int   `json:"rank"`
 }
 
-// EvidenceRemoveIn are the arguments of the evidence_remove tool.
+// EvidenceRemoveIn are the arguments of evidence_edit remove.
 type EvidenceRemoveIn struct {
 	WorkspaceIn
-	IDs []string `json:"ids" jsonschema:"the files to delete: names, ids (100_app_py) or ranks that one file has; all are found before any is deleted"`
+	IDs []string `json:"ids"`
 }
 
-// EvidenceFocusIn are the arguments of the evidence_focus tool.
+// EvidenceFocusIn are the arguments of evidence_edit focus.
 type EvidenceFocusIn struct {
 	WorkspaceIn
-	Query string `json:"query,omitempty" jsonschema:"the work at hand, as free text: evidence no top hit of it overlaps is turned off"`
-	Off   bool   `json:"off,omitempty" jsonschema:"turn the last focus off instead: the files it turned off are turned back on"`
-	Top   int    `json:"top,omitempty" jsonschema:"how many of the query's best hits count (1 to 100; default 20)"`
+	Query string `json:"query,omitempty"`
+	Off   bool   `json:"off,omitempty"`
+	Top   int    `json:"top,omitempty"`
 }
 
-// EvidenceDepsIn are the arguments of the evidence_deps tool.
+// EvidenceDepsIn are the arguments of evidence deps.
 type EvidenceDepsIn struct {
 	WorkspaceIn
-	ID string `json:"id" jsonschema:"the file: its name, its id (100_app_py) or a rank that one file has"`
+	ID string `json:"id"`
 }
 
 // EvidenceEntry is a workspace file as the evidence tools report it (the
@@ -109,7 +139,7 @@ type EvidenceMoved struct {
 	EvidenceEntry
 }
 
-// EvidenceAddOut is the result of the evidence_add tool: the file added,
+// EvidenceAddOut is the result of evidence_edit add: the file added,
 // what it costs, and the whole context's size with every active file.
 type EvidenceAddOut struct {
 	EvidenceEntry
@@ -121,32 +151,32 @@ type EvidenceAddOut struct {
 	Warnings    []string `json:"warnings"`
 }
 
-// EvidenceToggleOut is the result of the evidence_toggle tool.
+// EvidenceToggleOut is the result of evidence_edit toggle.
 type EvidenceToggleOut struct {
 	Changed  []EvidenceEntry `json:"changed" jsonschema:"the files turned on or off, as they are now"`
 	Left     []EvidenceLeft  `json:"left" jsonschema:"the files of the range left as they were: links, and files already so"`
 	Warnings []string        `json:"warnings"`
 }
 
-// EvidenceRankOut is the result of the evidence_rank tool.
+// EvidenceRankOut is the result of evidence_edit rank.
 type EvidenceRankOut struct {
 	EvidenceMoved
 	Warnings []string `json:"warnings"`
 }
 
-// EvidenceRebaseOut is the result of the evidence_rebase tool.
+// EvidenceRebaseOut is the result of evidence_edit rebase.
 type EvidenceRebaseOut struct {
 	Renamed  []EvidenceMoved `json:"renamed" jsonschema:"the files renumbered; none when the ranks were so already"`
 	Warnings []string        `json:"warnings"`
 }
 
-// EvidenceRemoveOut is the result of the evidence_remove tool.
+// EvidenceRemoveOut is the result of evidence_edit remove.
 type EvidenceRemoveOut struct {
 	Removed  []EvidenceEntry `json:"removed" jsonschema:"the files deleted, as they were"`
 	Warnings []string        `json:"warnings"`
 }
 
-// The results of evidence_focus, evidence_stale and evidence_deps are the
+// The results of evidence_edit focus, evidence stale and evidence deps are the
 // facade's, which the CLI's json shows too.
 type (
 	EvidenceFocusOut = app.FocusReport
@@ -154,33 +184,26 @@ type (
 	EvidenceDepsOut  = app.Deps
 )
 
-// EvidenceAssembleOut is the result of the evidence_assemble tool.
+// EvidenceAssembleOut is the result of evidence_edit assemble.
 type EvidenceAssembleOut struct {
 	Prompt   string           `json:"prompt" jsonschema:"prompt.mdctx, relative to the project root"`
 	PlanFile string           `json:"plan_file" jsonschema:"ctxplan.json, relative to the project root"`
 	Plan     app.EvidencePlan `json:"plan" jsonschema:"what ctxplan.json holds"`
 }
 
-// addEvidenceReadTools adds the tools that read a workspace.
-func (s *Server) addEvidenceReadTools(read *mcp.ToolAnnotations) {
-	addTool(s, "evidence_plan", "Assemble the evidence workspace (ctx/: hand-picked, ranked system, user and evidence files) without writing anything; the structured result is the plan, ctxplan.json: every file with rank, role, content id, bytes, tokens, status (active, linked, skipped, degraded, truncated, dropped) and why, the totals and ctx_digest; include_prompt gives prompt.mdctx as the text", read, s.evidencePlan, s.evidenceArgs)
-	addTool(s, "evidence_stale", "List the workspace's evidence whose source changed since it was added, by the content id of the span it selected", read, s.evidenceStale, s.evidenceArgs)
-	addTool(s, "evidence_deps", "Show what references what between one workspace file and the others, from the repository index: the names its span defines and who uses them, the names it uses and which files, in the workspace or not, define them", read, s.evidenceDeps, s.evidenceArgs)
+// addEvidenceReadTools adds the evidence tool, which reads a workspace.
+func (s *Server) addEvidenceReadTools() {
+	addActions[EvidenceIn](s, "evidence", "Read the evidence workspace ctx/: hand-picked, ranked system, user and evidence files (ctx names another folder). action: plan [budget | window, tokenizer, overflow, depth, flow_id, include_prompt]: what assembling it gives, writing nothing; the structured result is ctxplan.json: each file with rank, role, tokens, status and why, the totals and ctx_digest. stale: the evidence whose source changed since it was added. deps id: what references what between that file and the others.", readTool,
+		newActions("evidence").add("plan", op(s.evidencePlan)).add("stale", op(s.evidenceStale)).add("deps", op(s.evidenceDeps)), s.evidenceArgs)
 }
 
-// addEvidenceWriteTools adds the tools that change a workspace or write
-// its assembly.
+// addEvidenceWriteTools adds the evidence_edit tool, which changes a
+// workspace or writes its assembly.
 func (s *Server) addEvidenceWriteTools() {
-	add := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: false, OpenWorldHint: ptr(false)}
-	set := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	rm := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	addTool(s, "evidence_add", "Write: add to the evidence workspace (creating it) a project file, a span of its lines or bytes (path::10,40#tags), or text (selector -), as a ranked file with its provenance; gives the file's tokens and the whole context's total against the budget", add, s.evidenceAdd, s.evidenceArgs)
-	addTool(s, "evidence_toggle", "Write: turn workspace files on or off (name.md and name.md.skip): one file by id, or every file ranked in a range (300-399) with state; links are always on", add, s.evidenceToggle, s.evidenceArgs)
-	addTool(s, "evidence_rank", "Write: give a workspace file another rank (lower is assembled earlier and kept longer under a tight budget)", set, s.evidenceRank, s.evidenceArgs)
-	addTool(s, "evidence_rebase", "Write: renumber the workspace's files ten apart (000, 010… and 100, 110…), keeping their order", set, s.evidenceRebase, s.evidenceArgs)
-	addTool(s, "evidence_remove", "Write: delete workspace files", rm, s.evidenceRemove, s.evidenceArgs)
-	addTool(s, "evidence_focus", "Write: turn off the workspace's evidence that no top hit of a query (through the repository index) overlaps, recording what it turned off; off turns those back on", set, s.evidenceFocus, s.evidenceArgs)
-	addTool(s, "evidence_assemble", "Write: assemble the workspace, fitted to the budget, into build/prompt.mdctx (# System, # User Request, ## Evidence: path sections with provenance) and build/ctxplan.json beside it; the structured result is the two paths and the plan", set, s.evidenceAssemble, s.evidenceArgs)
+	addActions[EvidenceEditIn](s, "evidence_edit", "Write: edit the evidence workspace ctx/ (ctx names another; created by the first add). action: add selector [text, role, rank, kind, link]: a project file, a span of it or text, with its provenance; gives its tokens and the total against the budget. toggle id | range with state: turn files on or off. rank id rank. rebase: renumber ten apart, keeping the order. remove ids. focus query [top] | off: turn off the evidence no top hit of query overlaps. assemble [out, budget…]: write build/prompt.mdctx and build/ctxplan.json.", editTool,
+		newActions("evidence_edit").add("add", op(s.evidenceAdd)).add("toggle", op(s.evidenceToggle)).add("rank", op(s.evidenceRank)).
+			add("rebase", op(s.evidenceRebase)).add("remove", op(s.evidenceRemove)).add("focus", op(s.evidenceFocus)).add("assemble", op(s.evidenceAssemble)),
+		s.evidenceArgs)
 }
 
 // evidenceArgs are the bounds of the evidence tools' arguments.
@@ -231,7 +254,7 @@ func (s *Server) workspace(dir string, exists bool) (*app.Project, *app.Workspac
 		return nil, nil, s.evidenceError(err)
 	}
 	if exists && !ws.Exists() {
-		return nil, nil, fmt.Errorf("ctxpack: %s: no such workspace (evidence_add creates it; ctx names another)", ws.Shown)
+		return nil, nil, fmt.Errorf("ctxpack: %s: no such workspace (evidence_edit add creates it; ctx names another)", ws.Shown)
 	}
 	return p, ws, nil
 }
@@ -255,9 +278,9 @@ func (s *Server) evidenceError(err error) error {
 	var link *app.LinkActiveError
 	switch {
 	case errors.As(err, &taken):
-		msg += " (give another rank, or call evidence_rebase)"
+		msg += " (give another rank, or call evidence_edit rebase)"
 	case errors.As(err, &link):
-		msg += " (evidence_remove with ids [" + link.ID + "] takes it out)"
+		msg += " (evidence_edit remove with ids [" + link.ID + "] takes it out)"
 	}
 	return errors.New(msg)
 }
@@ -323,6 +346,9 @@ func (s *Server) evidenceStale(_ context.Context, _ *mcp.CallToolRequest, in Wor
 }
 
 func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceDepsIn) (*mcp.CallToolResult, EvidenceDepsOut, error) {
+	if in.ID == "" {
+		return nil, EvidenceDepsOut{}, fmt.Errorf("ctxpack: evidence deps needs id: a file's name, id (100_app_py) or rank")
+	}
 	s.evidence.RLock()
 	defer s.evidence.RUnlock()
 	p, ws, err := s.workspace(in.Ctx, true)
@@ -338,6 +364,9 @@ func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in Ev
 }
 
 func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAddIn) (*mcp.CallToolResult, EvidenceAddOut, error) {
+	if in.Selector == "" {
+		return nil, EvidenceAddOut{}, fmt.Errorf("ctxpack: evidence_edit add needs selector: a project file (src/app.py, src/app.py::10,40), or - with text")
+	}
 	if in.Selector != "-" {
 		if in.Text != "" {
 			return nil, EvidenceAddOut{}, fmt.Errorf(`ctxpack: text is added with selector "-"; a selector names a project file`)
@@ -363,7 +392,7 @@ func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in Evi
 	plan := a.Total.Plan
 	warnings := orEmpty(a.Warnings)
 	if plan.TotalTokens > plan.Budget {
-		warnings = append(warnings, fmt.Sprintf("the active files take %d tokens, over the budget of %d: evidence_assemble will degrade or drop the highest-ranked evidence (evidence_plan shows what)", plan.TotalTokens, plan.Budget))
+		warnings = append(warnings, fmt.Sprintf("the active files take %d tokens, over the budget of %d: evidence_edit assemble will degrade or drop the highest-ranked evidence (evidence plan shows what)", plan.TotalTokens, plan.Budget))
 	}
 	return nil, EvidenceAddOut{
 		EvidenceEntry: app.ViewEntry(ws, a.Entry), Bytes: a.Bytes, Tokens: a.Tokens,
@@ -407,13 +436,16 @@ func (s *Server) evidenceToggle(_ context.Context, _ *mcp.CallToolRequest, in Ev
 }
 
 func (s *Server) evidenceRank(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRankIn) (*mcp.CallToolResult, EvidenceRankOut, error) {
+	if in.ID == "" || in.Rank == nil {
+		return nil, EvidenceRankOut{}, fmt.Errorf("ctxpack: evidence_edit rank needs id (the file) and rank (its new rank, 0 to 999)")
+	}
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
 	p, ws, err := s.workspace(in.Ctx, true)
 	if err != nil {
 		return nil, EvidenceRankOut{}, err
 	}
-	r, warnings, err := p.RankEvidence(ws, in.ID, in.Rank)
+	r, warnings, err := p.RankEvidence(ws, in.ID, *in.Rank)
 	if err != nil {
 		return nil, EvidenceRankOut{}, s.evidenceError(err)
 	}
@@ -439,6 +471,9 @@ func (s *Server) evidenceRebase(_ context.Context, _ *mcp.CallToolRequest, in Wo
 }
 
 func (s *Server) evidenceRemove(_ context.Context, _ *mcp.CallToolRequest, in EvidenceRemoveIn) (*mcp.CallToolResult, EvidenceRemoveOut, error) {
+	if len(in.IDs) == 0 {
+		return nil, EvidenceRemoveOut{}, fmt.Errorf("ctxpack: evidence_edit remove needs ids: the files' names, ids (100_app_py) or ranks")
+	}
 	s.evidence.Lock()
 	defer s.evidence.Unlock()
 	p, ws, err := s.workspace(in.Ctx, true)

@@ -120,7 +120,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	if a.Path != "ctx/evidence/310_login_ts.evidence.link" || a.State != "linked" {
 		t.Errorf("evidence_add a link: %+v", a)
 	}
-	toolError(t, cs, "evidence_add", map[string]any{"selector": "src/auth/login.ts", "rank": 300}, "rank 300 is taken", "evidence_rebase")
+	toolError(t, cs, "evidence_add", map[string]any{"selector": "src/auth/login.ts", "rank": 300}, "rank 300 is taken", "evidence_edit rebase")
 	toolError(t, cs, "evidence_add", map[string]any{"selector": "src/auth/login.ts::1,9999"}, "lines")
 	toolError(t, cs, "evidence_add", map[string]any{"selector": "src/nope.py"}, "no such file")
 	toolError(t, cs, "evidence_add", map[string]any{"selector": "src/auth/login.ts", "text": "x"}, `selector "-"`)
@@ -139,7 +139,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "ctx", "evidence", "300_convert_py.evidence.md.skip")); err != nil {
 		t.Errorf("toggled off: %v", err)
 	}
-	toolError(t, cs, "evidence_toggle", map[string]any{"id": "310"}, "is a link, which is always active", "evidence_remove")
+	toolError(t, cs, "evidence_toggle", map[string]any{"id": "310"}, "is a link, which is always active", "evidence_edit remove")
 	toolError(t, cs, "evidence_toggle", map[string]any{"range": "300-399"}, "a range needs state")
 	toolError(t, cs, "evidence_toggle", map[string]any{"range": "399-300", "state": "on"}, "range")
 	toolError(t, cs, "evidence_toggle", map[string]any{"range": "500-599", "state": "on"}, "no workspace file is ranked 500-599")
@@ -244,7 +244,7 @@ func TestEvidenceWorkflow(t *testing.T) {
 	toolError(t, cs, "evidence_plan", map[string]any{"budget": 4000, "window": 100000}, "not both")
 	toolError(t, cs, "evidence_plan", map[string]any{"depth": "summary"}, "depth")
 	toolError(t, cs, "evidence_plan", map[string]any{"budget": 20, "overflow": "error"}, "budget")
-	toolError(t, cs, "evidence_plan", map[string]any{"ctx": "nope"}, "nope: no such workspace", "evidence_add")
+	toolError(t, cs, "evidence_plan", map[string]any{"ctx": "nope"}, "nope: no such workspace", "evidence_edit add")
 
 	// Stale names exactly the evidence whose source changed.
 	var st EvidenceStaleOut
@@ -305,16 +305,16 @@ func TestEvidenceReadOnly(t *testing.T) {
 	}
 	var listed []string
 	for _, tool := range res.Tools {
-		if strings.HasPrefix(tool.Name, "evidence_") {
+		if strings.HasPrefix(tool.Name, "evidence") {
 			listed = append(listed, tool.Name)
 		}
 	}
 	slices.Sort(listed)
-	if w := []string{"evidence_deps", "evidence_plan", "evidence_stale"}; !slices.Equal(listed, w) {
+	if w := []string{"evidence"}; !slices.Equal(listed, w) {
 		t.Errorf("a read-only server lists %v, want %v", listed, w)
 	}
 	for _, name := range []string{"evidence_add", "evidence_toggle", "evidence_rank", "evidence_rebase", "evidence_remove", "evidence_focus", "evidence_assemble"} {
-		if _, msg := call(t, ro, name, map[string]any{"selector": "src/auth/login.ts", "id": "100", "ids": []string{"100"}, "rank": 5, "query": "x"}); !strings.Contains(msg, name) {
+		if _, msg := call(t, ro, name, map[string]any{"selector": "src/auth/login.ts", "id": "100", "ids": []string{"100"}, "rank": 5, "query": "x"}); !strings.Contains(msg, "unknown tool") {
 			t.Errorf("calling %s on a read-only server: %q; want an unknown-tool error", name, msg)
 		}
 	}
@@ -406,7 +406,7 @@ func TestEvidenceEscapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+			res, err := cs.CallTool(context.Background(), params(t, tt.tool, tt.args))
 			if err != nil {
 				t.Fatalf("a protocol error (%v); want a tool error", err)
 			}

@@ -180,7 +180,11 @@ type loadKind struct {
 // loadTool calls a tool; a protocol error or a tool error is an error.
 // The structured result is decoded into out when out is not nil.
 func loadTool(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params, err := opParams(name, args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		return nil, err
 	}

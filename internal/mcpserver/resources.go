@@ -152,7 +152,7 @@ func (s *Server) readArtifact(_ context.Context, req *mcp.ReadResourceRequest) (
 func (s *Server) readPlan(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	plan := s.lastPlan(req.Session)
 	if plan == nil {
-		return nil, notFound(req.Params.URI, errors.New("ctxpack: no context has been assembled in this session yet: call the context or pack tool first"))
+		return nil, notFound(req.Params.URI, errors.New("ctxpack: no context has been assembled in this session yet: call the context tool first"))
 	}
 	return textResource(req.Params.URI, "application/json", jsonText(plan)), nil
 }
@@ -201,7 +201,7 @@ func (s *Server) promptContext(ctx context.Context, req *mcp.GetPromptRequest, t
 func (s *Server) workOnTask(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	task := strings.TrimSpace(req.Params.Arguments["task"])
 	if task == "" {
-		return nil, invalid(errors.New("ctxpack: work_on_task needs a task id (TASK-042); list the tasks with the list tool (type task)"))
+		return nil, invalid(errors.New("ctxpack: work_on_task needs a task id (TASK-042); list the tasks with the artifacts tool (action list, type task)"))
 	}
 	p, err := s.open()
 	if err != nil {
@@ -210,7 +210,7 @@ func (s *Server) workOnTask(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 	if mode, err := p.TargetMode(task); err != nil {
 		return nil, s.fail(err)
 	} else if mode != "links" {
-		return nil, invalid(fmt.Errorf("ctxpack: %s is not an artifact id; work_on_task wants a task id (list the tasks with the list tool)", task))
+		return nil, invalid(fmt.Errorf("ctxpack: %s is not an artifact id; work_on_task wants a task id (list the tasks with the artifacts tool, action list)", task))
 	}
 	res, err := s.promptContext(ctx, req, task)
 	if err != nil {
@@ -218,7 +218,7 @@ func (s *Server) workOnTask(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 	}
 	text := fmt.Sprintf(`Work on %s in this repository.
 
-The context below was assembled by ctxpack from the task and the specs, decisions and norms its links reach (%d of %d tokens, digest %s). Follow the norms. A decision records why the code is as it is: do not undo one without saying so. Deprecated or superseded artifacts are not binding. Parts shown below full were lowered to fit; read one in full with the show tool, and search the code with the search tool or the context tool with free text. Cite the artifact ids you rely on.
+The context below was assembled by ctxpack from the task and the specs, decisions and norms its links reach (%d of %d tokens, digest %s). Follow the norms. A decision records why the code is as it is: do not undo one without saying so. Deprecated or superseded artifacts are not binding. Parts shown below full were lowered to fit; read one in full with the artifacts tool (action show), and search the code with the search tool or the context tool with free text. Cite the artifact ids you rely on.
 
 %s`, task, res.Plan.TotalTokens, res.Plan.Budget, res.Plan.Digest, res.Output)
 	return userPrompt("Work on "+task, text), nil
@@ -278,7 +278,7 @@ func (s *Server) explainContext(ctx context.Context, req *mcp.GetPromptRequest) 
 	plan := res.Plan
 	plan.Content = "" // the plan is about the content; the parts say what it holds
 	var b strings.Builder
-	fmt.Fprintf(&b, "Explain the context ctxpack assembled for %q (%s mode): what each part is, why it is there (the link chain in via, or the relevance score and its components), at what level and how many tokens it takes, and what was left out and why (dropped, with each reason). Then say what, if anything, is missing for the work and how to get it (a larger budget, the show tool for one artifact in full, the search tool).\n\nThe plan:\n\n", target, plan.Mode)
+	fmt.Fprintf(&b, "Explain the context ctxpack assembled for %q (%s mode): what each part is, why it is there (the link chain in via, or the relevance score and its components), at what level and how many tokens it takes, and what was left out and why (dropped, with each reason). Then say what, if anything, is missing for the work and how to get it (a larger budget, the artifacts tool's show action for one artifact in full, the search tool).\n\nThe plan:\n\n", target, plan.Mode)
 	b.WriteString(jsonText(plan))
 	return userPrompt("Explain the context for "+target, b.String()), nil
 }

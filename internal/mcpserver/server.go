@@ -143,13 +143,9 @@ func New(o Options) (*Server, error) {
 
 const instructions = `ctxpack assembles the context for a piece of work in this repository, fitted exactly to a token budget, the same bytes every time, with the reason each part is there.
 
-Start with the context tool: give it a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository index is searched). Its result carries the plan: every part with its path, lines, level and why it is there, what was dropped and why, and a digest that is the same for the same inputs.
+Start with the context tool: a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository is searched). Its text is the context; its structured result is the plan: every part with path, lines, level and why, what was dropped and why, and a digest that is the same for the same inputs.
 
-With sources (memories, code, experiences, values, commits; artifacts with a task), context searches the free text in each source instead, the budget shared among them. premortem gathers the past failures, surprises and root causes of a domain before work in it. The memory_, experience_ and value_ tools list, show, add and remove what the store (.ctxpack/sources.db) holds; values_derive proposes values from the experiences.
-
-The evidence_ tools curate a workspace of hand-picked context (ctx/): evidence_add adds a file, a span of its lines (path::10,40) or text, with a role (system, user, evidence) and a rank; evidence_toggle, evidence_rank, evidence_rebase, evidence_remove and evidence_focus edit it; evidence_plan shows what assembling it gives, evidence_assemble writes build/prompt.mdctx and build/ctxplan.json; evidence_stale and evidence_deps check it.
-
-search ranks chunks for a query; show reads one artifact; list lists them; explain says why an artifact is or is not in a task's context; check validates artifacts and annotations; tokens counts tokens; pack packs files to a budget. Paths are relative to the project root.`
+search ranks chunks for a query; artifacts lists, shows, checks and explains the artifacts; tokens counts tokens; store reads the memories, experiences and values (.ctxpack/sources.db) and gives a premortem of a domain; evidence reads a workspace of hand-picked context (ctx/). The write tools: index, baseline, store_edit, evidence_edit. A tool of several actions takes action and that action's arguments, as its description lists them. Paths are relative to the project root.`
 
 // MCP is the underlying MCP server, for transports.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
@@ -274,7 +270,7 @@ func (s *Server) fail(err error) error {
 	msg = strings.ReplaceAll(msg, "the project root "+s.root, "the project root")
 	msg = strings.ReplaceAll(msg, s.root, "the project root")
 	msg = outsideTarget.ReplaceAllString(msg, "")
-	msg = strings.ReplaceAll(msg, "ctxpack list shows", "the list tool shows")
+	msg = strings.ReplaceAll(msg, "ctxpack list shows", "the artifacts tool's list action shows")
 	for _, pre := range []string{"ctxpack: ", "project: ", "render: ", "pack: ", "graph: ", "artifact: ", "store: "} {
 		msg = strings.TrimPrefix(msg, pre)
 	}

@@ -4,123 +4,167 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// PremortemIn are the arguments of the premortem tool.
+// StoreIn are the arguments of the store tool: those of each of its
+// actions.
+type StoreIn struct {
+	Action    string  `json:"action"`
+	Kind      string  `json:"kind,omitempty"`
+	ID        int64   `json:"id,omitempty" jsonschema:"the row's id (42 for memory:42)"`
+	Category  string  `json:"category,omitempty" jsonschema:"list memory: only this category (fact, preference, decision, error…)"`
+	Domain    string  `json:"domain,omitempty" jsonschema:"the kind of work: debugging, feature, refactor, testing…"`
+	Strategy  string  `json:"strategy,omitempty" jsonschema:"an experience's strategy (systematic-elimination…)"`
+	Outcome   string  `json:"outcome,omitempty"`
+	Axis      string  `json:"axis,omitempty"`
+	MinSize   int     `json:"min_size,omitempty" jsonschema:"the fewest experiences a cluster needs (default 3)"`
+	Threshold float64 `json:"threshold,omitempty" jsonschema:"the least cosine similarity at which clusters merge (default 0.2)"`
+	Budget    int     `json:"budget,omitempty" jsonschema:"absent: the project's budget"`
+	Format    string  `json:"format,omitempty" jsonschema:"of the text (default markdown)"`
+	Limit     int     `json:"limit,omitempty" jsonschema:"experiences per section (default 10)"`
+}
+
+// PremortemIn are the arguments of store premortem.
 type PremortemIn struct {
-	Domain   string `json:"domain" jsonschema:"the kind of work ahead, as experiences name it: a lower-case word such as debugging, feature, refactor or testing"`
-	Strategy string `json:"strategy,omitempty" jsonschema:"the strategy about to be used (systematic-elimination…): adds a section on how its experiences turned out, failures first"`
-	Budget   int    `json:"budget,omitempty" jsonschema:"tokens the output may use; 0 or absent: the configured budget, else 1500"`
-	Format   string `json:"format,omitempty" jsonschema:"the format of the text content: the configured format, else markdown; text, markdown, doc, xml or json; the structured result is the plan either way"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"at most this many experiences in each section (1 to 1000; default 10)"`
+	Domain   string `json:"domain"`
+	Strategy string `json:"strategy,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+	Format   string `json:"format,omitempty"`
+	Limit    int    `json:"limit,omitempty"`
 }
 
-// IDIn are the arguments of the tools that read or remove one row of the
-// store.
+// StoreListIn are the arguments of store list: the kind, and the filters
+// of that kind.
+type StoreListIn struct {
+	Kind     string `json:"kind"`
+	Category string `json:"category,omitempty"`
+	Domain   string `json:"domain,omitempty"`
+	Strategy string `json:"strategy,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
+	Axis     string `json:"axis,omitempty"`
+}
+
+// KindIDIn are the arguments of store show and store_edit remove.
+type KindIDIn struct {
+	Kind string `json:"kind"`
+	ID   int64  `json:"id"`
+}
+
+// IDIn is one row of the store.
 type IDIn struct {
-	ID int64 `json:"id" jsonschema:"the row's id: the number of its key (42 for memory:42)"`
+	ID int64 `json:"id"`
 }
 
-// MemoryListIn are the arguments of the memory_list tool.
+// MemoryListIn are a memory list's filters.
 type MemoryListIn struct {
-	Category string `json:"category,omitempty" jsonschema:"only the memories of this category (fact, preference, decision, error, workflow, context, event…)"`
+	Category string `json:"category,omitempty"`
 }
 
-// ExperienceListIn are the arguments of the experience_list tool.
+// ExperienceListIn are an experience list's filters.
 type ExperienceListIn struct {
-	Domain   string `json:"domain,omitempty" jsonschema:"only the experiences of this domain (debugging, feature…)"`
-	Strategy string `json:"strategy,omitempty" jsonschema:"only the experiences with this strategy"`
-	Outcome  string `json:"outcome,omitempty" jsonschema:"only the experiences with this outcome"`
+	Domain   string `json:"domain,omitempty"`
+	Strategy string `json:"strategy,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
 }
 
-// ValueListIn are the arguments of the value_list tool.
+// ValueListIn are a value list's filters.
 type ValueListIn struct {
-	Axis string `json:"axis,omitempty" jsonschema:"only the values of this axis"`
+	Axis string `json:"axis,omitempty"`
 }
 
-// DeriveIn are the arguments of the values_derive tool.
+// DeriveIn are the arguments of store derive.
 type DeriveIn struct {
-	Axis      string  `json:"axis,omitempty" jsonschema:"cluster the experiences on this axis only; absent: on every axis"`
-	MinSize   int     `json:"min_size,omitempty" jsonschema:"the fewest experiences a cluster needs to give a proposal; absent: 3"`
-	Threshold float64 `json:"threshold,omitempty" jsonschema:"the least cosine similarity, from 0 to 1, at which two clusters merge; 0 or absent: 0.2"`
+	Axis      string  `json:"axis,omitempty"`
+	MinSize   int     `json:"min_size,omitempty"`
+	Threshold float64 `json:"threshold,omitempty"`
 }
 
-// MemoryAddIn are the arguments of the memory_add tool.
+// StoreEditIn are the arguments of the store_edit tool.
+type StoreEditIn struct {
+	Action     string           `json:"action"`
+	Memory     *MemoryAddIn     `json:"memory,omitempty"`
+	Experience *ExperienceAddIn `json:"experience,omitempty"`
+	Value      *ValueAddIn      `json:"value,omitempty"`
+	Kind       string           `json:"kind,omitempty"`
+	ID         int64            `json:"id,omitempty"`
+}
+
+// StoreAddIn are the arguments of store_edit add: one row.
+type StoreAddIn struct {
+	Memory     *MemoryAddIn     `json:"memory,omitempty"`
+	Experience *ExperienceAddIn `json:"experience,omitempty"`
+	Value      *ValueAddIn      `json:"value,omitempty"`
+}
+
+// MemoryAddIn is a memory to add.
 type MemoryAddIn struct {
 	Content    string   `json:"content" jsonschema:"what was learned: a fact, a preference, a decision, an error and its fix"`
-	Category   string   `json:"category,omitempty" jsonschema:"a lower-case word: fact (the default), preference, decision, error, workflow, context, event or another"`
-	Importance *float64 `json:"importance,omitempty" jsonschema:"from 0 to 1; absent: 0.5"`
+	Category   string   `json:"category,omitempty" jsonschema:"a lower-case word (default fact)"`
+	Importance *float64 `json:"importance,omitempty" jsonschema:"default 0.5"`
 }
 
-// ExperienceAddIn are the arguments of the experience_add tool: an
-// experience in the form the store's YAML files and the experience
-// tools' results give it.
+// ExperienceAddIn is an experience to add, in the form the store's YAML
+// files and the store tool's results give it.
 type ExperienceAddIn struct {
-	Domain     string    `json:"domain" jsonschema:"the kind of work: a lower-case word such as debugging, feature, refactor or testing"`
-	Strategy   string    `json:"strategy,omitempty" jsonschema:"the strategy used, a lower-case word: systematic-elimination…"`
-	Goal       string    `json:"goal" jsonschema:"what was wanted"`
-	Hypothesis string    `json:"hypothesis" jsonschema:"what was believed"`
+	Domain     string    `json:"domain"`
+	Strategy   string    `json:"strategy,omitempty"`
+	Goal       string    `json:"goal"`
+	Hypothesis string    `json:"hypothesis"`
 	Action     string    `json:"action" jsonschema:"what was done to test it"`
-	Prediction string    `json:"prediction" jsonschema:"what the hypothesis said would happen"`
-	Outcome    OutcomeIn `json:"outcome" jsonschema:"how it ended and what happened"`
-	Surprise   string    `json:"surprise,omitempty" jsonschema:"what was unexpected"`
-	RootCause  string    `json:"root_cause,omitempty" jsonschema:"why the hypothesis failed (category: description)"`
-	Lesson     string    `json:"lesson,omitempty" jsonschema:"what to do next time; only experiences with a lesson give values"`
-	Confidence string    `json:"confidence,omitempty" jsonschema:"how sure the result is; absent: bronze"`
-	Iterations int       `json:"iterations,omitempty" jsonschema:"the attempts it took; absent: 1"`
+	Prediction string    `json:"prediction"`
+	Outcome    OutcomeIn `json:"outcome"`
+	Surprise   string    `json:"surprise,omitempty"`
+	RootCause  string    `json:"root_cause,omitempty" jsonschema:"category: description"`
+	Lesson     string    `json:"lesson,omitempty" jsonschema:"only experiences with a lesson give values"`
+	Confidence string    `json:"confidence,omitempty" jsonschema:"default bronze"`
+	Iterations int       `json:"iterations,omitempty"`
 }
 
 // OutcomeIn is an experience's outcome.
 type OutcomeIn struct {
-	Status string `json:"status" jsonschema:"confirmed (the prediction held), falsified (it did not) or abandoned (given up before it was tested)"`
+	Status string `json:"status"`
 	Result string `json:"result" jsonschema:"what happened"`
 }
 
-// ValueAddIn are the arguments of the value_add tool.
+// ValueAddIn is a value to add.
 type ValueAddIn struct {
 	Text string   `json:"text" jsonschema:"the principle"`
-	Axis string   `json:"axis" jsonschema:"the axis of experiences it speaks to: full (any), strategy, surprise or root_cause"`
-	Tags []string `json:"tags,omitempty" jsonschema:"the lower-case words (domains, strategies) it applies to; they are searched"`
+	Axis string   `json:"axis"`
+	Tags []string `json:"tags,omitempty" jsonschema:"domains and strategies it applies to"`
 }
 
-// Items is the result of a tool that lists rows.
+// Items is the result of an action that lists rows.
 type Items[T any] struct {
 	Items []T `json:"items"`
 }
 
-// addStoreReadTools adds premortem and the tools that read the store.
-func (s *Server) addStoreReadTools(read *mcp.ToolAnnotations) {
-	addTool(s, "premortem", "Assemble the warnings worth reading before work in a domain (and with a strategy): the domain's past failures, surprises and root causes, the strategy's outcomes and the values that apply, from the experiences in the store, fitted to a budget (1500 tokens by default); the structured result is the plan", read, s.premortem, storeArgs)
-	addTool(s, "memory_list", "List the memories in the store (.ctxpack/sources.db), by id, optionally of one category", read, s.memoryList, storeArgs)
-	addTool(s, "memory_show", "Read one memory of the store by id", read, s.memoryShow, storeArgs)
-	addTool(s, "experience_list", "List the experiences in the store, by id, optionally of one domain, strategy or outcome", read, s.experienceList, storeArgs)
-	addTool(s, "experience_show", "Read one experience of the store by id: goal, hypothesis, action, prediction, outcome and what was learned", read, s.experienceShow, storeArgs)
-	addTool(s, "value_list", "List the values (principles) in the store, by id, optionally of one axis", read, s.valueList, storeArgs)
-	addTool(s, "value_show", "Read one value of the store by id", read, s.valueShow, storeArgs)
-	addTool(s, "values_derive", "Propose values from the experiences in the store: clusters of alike experiences with a lesson, each giving the lesson of its most central experience; stores nothing (value_add stores the ones to keep)", read, s.valuesDerive, storeArgs)
+// The kinds of row the store holds.
+var storeKinds = []string{"memory", "experience", "value"}
+
+// addStoreReadTools adds the store tool: premortem and the reads.
+func (s *Server) addStoreReadTools() {
+	addActions[StoreIn](s, "store", "The store (.ctxpack/sources.db) of memories, experiences and values. action: list kind [category | domain, strategy, outcome | axis]; show kind id; derive [axis, min_size, threshold]: propose values from clusters of alike experiences (stores nothing); premortem domain [strategy, budget, format, limit]: assemble the domain's past failures, surprises and root causes and the values that apply, before work in it (the structured result is the plan).", readTool,
+		newActions("store").add("list", op(s.storeList)).add("show", op(s.storeShow)).add("derive", op(s.valuesDerive)).add("premortem", op(s.premortem)), storeArgs)
 }
 
-// addStoreWriteTools adds the tools that add rows to the store and remove
-// them.
+// addStoreWriteTools adds the store_edit tool.
 func (s *Server) addStoreWriteTools() {
-	add := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: false, OpenWorldHint: ptr(false)}
-	rm := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	addTool(s, "memory_add", "Write: add a memory to the store (.ctxpack/sources.db): something learned that later work should know; sources mode's memories source searches them", add, s.memoryAdd, storeArgs)
-	addTool(s, "memory_rm", "Write: remove a memory from the store by id", rm, s.memoryRm, storeArgs)
-	addTool(s, "experience_add", "Write: add an experience to the store: an attempt told as goal, hypothesis, action, prediction and outcome, with what was learned; premortem and sources mode's experiences source search them", add, s.experienceAdd, storeArgs)
-	addTool(s, "experience_rm", "Write: remove an experience from the store by id (values derived from it keep naming it)", rm, s.experienceRm, storeArgs)
-	addTool(s, "value_add", "Write: add a value (a principle) to the store; sources mode's values source and premortem search them", add, s.valueAdd, storeArgs)
-	addTool(s, "value_rm", "Write: remove a value from the store by id", rm, s.valueRm, storeArgs)
+	addActions[StoreEditIn](s, "store_edit", "Write to the store. action: add one of memory, experience (an attempt: goal, hypothesis, action, prediction, outcome, and what was learned) or value (a principle); remove kind id. Both give the row.", editTool,
+		newActions("store_edit").add("add", op(s.storeAdd)).add("remove", op(s.storeRemove)), storeArgs)
 }
 
 // storeArgs are the bounds of the store's arguments. A strategy here is an
 // experience's, not the order parts are packed in.
 func storeArgs(name string, p *jsonschema.Schema) bool {
 	switch name {
+	case "kind":
+		p.Enum = enum(storeKinds)
 	case "id":
 		p.Minimum = ptr(1.0)
 	case "importance", "threshold":
@@ -132,34 +176,127 @@ func storeArgs(name string, p *jsonschema.Schema) bool {
 	case "confidence":
 		p.Enum = enum(app.ConfidenceTiers())
 	case "outcome":
-		if status := p.Properties["status"]; status != nil { // experience_add's {status, result}
+		if status := p.Properties["status"]; status != nil { // an experience's {status, result}
 			status.Enum = enum(app.Outcomes())
-			p.Properties["result"].MaxLength = ptr(app.MaxStoreText)
 		} else {
 			p.Enum = enum(app.Outcomes())
 		}
 	case "tags":
-		p.Items.MaxLength = ptr(app.MaxStoreText)
 		p.MaxItems = ptr(maxPaths)
+	case "memory", "experience", "value": // store_edit add's row
+		for n, q := range p.Properties {
+			storeArgs(n, q)
+		}
 	case "content", "category", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
 		"surprise", "root_cause", "lesson", "text":
-		p.MaxLength = ptr(app.MaxStoreText)
+		// the store refuses a text over app.MaxStoreText, naming the field
 	default:
 		return false
 	}
 	return true
 }
 
-func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in PremortemIn) (*mcp.CallToolResult, app.Plan, error) {
+// storeList lists the rows of a kind, by the filters of that kind.
+func (s *Server) storeList(ctx context.Context, req *mcp.CallToolRequest, in StoreListIn) (*mcp.CallToolResult, any, error) {
+	filters := map[string][]string{"memory": {"category"}, "experience": {"domain", "strategy", "outcome"}, "value": {"axis"}}
+	given := map[string]bool{"category": in.Category != "", "domain": in.Domain != "", "strategy": in.Strategy != "", "outcome": in.Outcome != "", "axis": in.Axis != ""}
+	if err := checkKind(in.Kind); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range []string{"category", "domain", "strategy", "outcome", "axis"} {
+		if given[f] && !slices.Contains(filters[in.Kind], f) {
+			return nil, nil, fmt.Errorf("ctxpack: store list: %s filters no %s (a %s list takes %s)", f, in.Kind, in.Kind, strings.Join(filters[in.Kind], ", "))
+		}
+	}
+	switch in.Kind {
+	case "memory":
+		return anyOut(s.memoryList(ctx, req, MemoryListIn{in.Category}))
+	case "experience":
+		return anyOut(s.experienceList(ctx, req, ExperienceListIn{in.Domain, in.Strategy, in.Outcome}))
+	default:
+		return anyOut(s.valueList(ctx, req, ValueListIn{in.Axis}))
+	}
+}
+
+// checkKind refuses a kind the store does not hold, an absent one too.
+func checkKind(kind string) error {
+	if !slices.Contains(storeKinds, kind) {
+		return fmt.Errorf("ctxpack: kind must be memory, experience or value")
+	}
+	return nil
+}
+
+// checkID refuses a row id that is absent.
+func checkID(id int64) error {
+	if id < 1 {
+		return fmt.Errorf("ctxpack: give id, the row's (42 for memory:42)")
+	}
+	return nil
+}
+
+func (s *Server) storeShow(ctx context.Context, req *mcp.CallToolRequest, in KindIDIn) (*mcp.CallToolResult, any, error) {
+	if err := errors.Join(checkKind(in.Kind), checkID(in.ID)); err != nil {
+		return nil, nil, err
+	}
+	switch in.Kind {
+	case "memory":
+		return anyOut(s.memoryShow(ctx, req, IDIn{in.ID}))
+	case "experience":
+		return anyOut(s.experienceShow(ctx, req, IDIn{in.ID}))
+	default:
+		return anyOut(s.valueShow(ctx, req, IDIn{in.ID}))
+	}
+}
+
+func (s *Server) storeRemove(ctx context.Context, req *mcp.CallToolRequest, in KindIDIn) (*mcp.CallToolResult, any, error) {
+	if err := errors.Join(checkKind(in.Kind), checkID(in.ID)); err != nil {
+		return nil, nil, err
+	}
+	switch in.Kind {
+	case "memory":
+		return anyOut(s.memoryRm(ctx, req, IDIn{in.ID}))
+	case "experience":
+		return anyOut(s.experienceRm(ctx, req, IDIn{in.ID}))
+	default:
+		return anyOut(s.valueRm(ctx, req, IDIn{in.ID}))
+	}
+}
+
+func (s *Server) storeAdd(ctx context.Context, req *mcp.CallToolRequest, in StoreAddIn) (*mcp.CallToolResult, any, error) {
+	switch {
+	case (in.Memory != nil) == (in.Experience != nil) && (in.Memory != nil) == (in.Value != nil),
+		in.Memory != nil && (in.Experience != nil || in.Value != nil), in.Experience != nil && in.Value != nil:
+		return nil, nil, fmt.Errorf("ctxpack: store_edit add takes one of memory, experience or value")
+	case in.Memory != nil:
+		return anyOut(s.memoryAdd(ctx, req, *in.Memory))
+	case in.Experience != nil:
+		return anyOut(s.experienceAdd(ctx, req, *in.Experience))
+	default:
+		return anyOut(s.valueAdd(ctx, req, *in.Value))
+	}
+}
+
+// anyOut is a result whose structured content is any.
+func anyOut[Out any](res *mcp.CallToolResult, out Out, err error) (*mcp.CallToolResult, any, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, out, nil
+}
+
+func (s *Server) premortem(ctx context.Context, req *mcp.CallToolRequest, in PremortemIn) (*mcp.CallToolResult, PlanOut, error) {
+	if strings.TrimSpace(in.Domain) == "" {
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: store premortem needs domain, the kind of work ahead (debugging, feature…)")
+	}
 	r := s.request(assembly{Budget: in.Budget, Format: in.Format})
 	r.Limit = in.Limit
 	p, err := s.open()
 	if err != nil {
-		return nil, app.Plan{}, err
+		return nil, PlanOut{}, err
 	}
 	res, err := p.Premortem(ctx, in.Domain, in.Strategy, r)
 	if err != nil {
-		return nil, app.Plan{}, s.fail(err)
+		return nil, PlanOut{}, s.fail(err)
 	}
 	s.finish(ctx, req.Session, p, r, res)
 	return planResult(res)
@@ -199,7 +336,7 @@ func (s *Server) storeError(err error) error {
 // missing says that no row of a kind has an id, and which tool lists them.
 func missing(err error, kind string, id int64) error {
 	if errors.Is(err, app.ErrNotFound) {
-		return fmt.Errorf("ctxpack: no %s has id %d: %s_list lists them", kind, id, kind)
+		return fmt.Errorf("ctxpack: no %s has id %d: store list (kind %s) lists them", kind, id, kind)
 	}
 	return err
 }

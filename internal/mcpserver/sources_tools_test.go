@@ -32,7 +32,7 @@ func mustCall(t *testing.T, cs *mcp.ClientSession, name string, args, v any) *mc
 // protocol error) whose message holds each of want.
 func toolError(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, want ...string) {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(context.Background(), params(t, name, args))
 	if err != nil {
 		t.Errorf("%s %v: a protocol error (%v); want a tool error", name, args, err)
 		return
@@ -105,7 +105,7 @@ func TestMemoryTools(t *testing.T) {
 	if got != a {
 		t.Errorf("memory_rm returned %+v, want the memory removed %+v", got, a)
 	}
-	toolError(t, cs, "memory_show", map[string]any{"id": a.ID}, "no memory has id", "memory_list")
+	toolError(t, cs, "memory_show", map[string]any{"id": a.ID}, "no memory has id", "store list (kind memory)")
 	toolError(t, cs, "memory_rm", map[string]any{"id": a.ID}, "no memory has id")
 	mustCall(t, cs, "memory_list", map[string]any{}, &list)
 	if len(list.Items) != 2 {
@@ -159,7 +159,7 @@ func TestExperienceTools(t *testing.T) {
 	if got != e {
 		t.Errorf("experience_rm returned %+v, want %+v", got, e)
 	}
-	toolError(t, cs, "experience_show", map[string]any{"id": e.ID}, "no experience has id", "experience_list")
+	toolError(t, cs, "experience_show", map[string]any{"id": e.ID}, "no experience has id", "store list (kind experience)")
 
 	bad := experience("debugging", "", "falsified", "g", "")
 	bad["outcome"] = map[string]any{"status": "falsified", "result": " "}
@@ -224,7 +224,7 @@ func TestValueTools(t *testing.T) {
 		t.Errorf("value_show: %+v, added %+v", got, v)
 	}
 	mustCall(t, cs, "value_rm", map[string]any{"id": v.ID}, &got)
-	toolError(t, cs, "value_show", map[string]any{"id": v.ID}, "no value has id", "value_list")
+	toolError(t, cs, "value_show", map[string]any{"id": v.ID}, "no value has id", "store list (kind value)")
 	toolError(t, cs, "value_add", map[string]any{"text": "x", "axis": "sideways"}, "axis")
 	toolError(t, cs, "value_add", map[string]any{"text": "x", "axis": "full", "tags": []string{"Two Words"}}, "tags")
 	toolError(t, cs, "values_derive", map[string]any{"threshold": 2}, "threshold")
@@ -342,7 +342,7 @@ func TestStoreReadOnly(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"memory_add", "memory_rm", "experience_add", "experience_rm", "value_add", "value_rm"} {
-		if _, msg := call(t, ro, name, map[string]any{"id": m.ID, "content": "x", "text": "x", "axis": "full"}); !strings.Contains(msg, name) {
+		if _, msg := call(t, ro, name, map[string]any{"id": m.ID, "content": "x", "text": "x", "axis": "full"}); !strings.Contains(msg, "unknown tool") {
 			t.Errorf("calling %s on a read-only server: %q; want an unknown-tool error", name, msg)
 		}
 	}

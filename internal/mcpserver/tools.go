@@ -20,40 +20,48 @@ const (
 	maxLimit = 1000 // items per source, as sources.limit allows
 )
 
-// Assembly arguments shared by context and pack.
+// The tools: one per area, those that do several things with an action
+// argument (actions.go). Descriptions teach in a few lines; an argument's
+// description says only what its name and values do not. No tool lists an
+// output schema: the structured content of a result is the CLI's json
+// (for an assembly, its plan without the text, which the text content
+// holds once).
+
+// Assembly arguments shared by context and premortem.
 type assembly struct {
-	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the output may use, counted on the emitted text; 0 or absent: the project's configured budget (8000 by default)"`
-	Depth     string `json:"depth,omitempty" jsonschema:"the highest level of a part: meta, summary, detailed or full (the default)"`
-	Format    string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default; in sources mode the configured format, else markdown), markdown, doc, xml, json or mdctx; the structured result is the plan either way"`
-	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"the tokenizer that counts the budget: o200k_base (the default), cl100k_base or approx"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"what to do when the parts do not fit: degrade (lower levels, then drop; the default), drop, truncate, error or allow"`
-	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in: greedy, interleaved or score"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the text may use; absent: the project's budget"`
+	Depth     string `json:"depth,omitempty" jsonschema:"a part's highest level (default full)"`
+	Format    string `json:"format,omitempty" jsonschema:"of the text (default text)"`
+	Tokenizer string `json:"tokenizer,omitempty"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower levels, then drop)"`
+	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
 }
 
 // ContextIn are the arguments of the context tool.
 type ContextIn struct {
-	Target string `json:"target" jsonschema:"what to assemble the context for: a task or other artifact id (TASK-042), a file or directory of the project (relative to its root), or free text (a question, an error message, a stack trace)"`
+	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files and directories packed together (. for the whole project)"`
+	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
 	assembly
-	LinkDepth int `json:"link_depth,omitempty" jsonschema:"for a task: how many links from it to follow; 0 or absent: all"`
-	// Sources mode.
-	Sources []string `json:"sources,omitempty" jsonschema:"sources mode: search the target, as free text, in each source named (memories, code, experiences, values and commits; artifacts with task), the budget shared among them by weight, duplicates across them dropped"`
-	Task    string   `json:"task,omitempty" jsonschema:"sources mode: the task whose linked artifacts the artifacts source brings (TASK-042); without sources, the sources are artifacts alone"`
-	Limit   int      `json:"limit,omitempty" jsonschema:"sources mode: at most this many items from each source's search (1 to 1000; default the configured sources.limit, else 20)"`
+	LinkDepth int      `json:"link_depth,omitempty" jsonschema:"task: links to follow (absent: all)"`
+	Sources   []string `json:"sources,omitempty" jsonschema:"search target in these sources instead, the budget shared among them"`
+	Task      string   `json:"task,omitempty" jsonschema:"sources: the task whose linked artifacts the artifacts source brings"`
+	Limit     int      `json:"limit,omitempty" jsonschema:"sources: items per source (default 20)"`
 }
 
-// PackIn are the arguments of the pack tool.
+// PackIn are the arguments of context when it packs paths.
 type PackIn struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files and directories to pack, relative to the project root; absent: the whole project"`
-	Query string   `json:"query,omitempty" jsonschema:"rank the files by their relevance to this text (through the repository index) instead of by structure"`
+	Paths []string `json:"paths,omitempty"`
+	Query string   `json:"query,omitempty"`
 	assembly
 }
 
 // SearchIn are the arguments of the search tool.
 type SearchIn struct {
-	Query   string `json:"query" jsonschema:"free text, identifiers, a stack trace or a whole bug report"`
-	K       int    `json:"k,omitempty" jsonschema:"how many results (1 to 100; default 10)"`
-	Files   bool   `json:"files,omitempty" jsonschema:"one result per file: its best chunk"`
-	Explain bool   `json:"explain,omitempty" jsonschema:"add each factor's value, weight and contribution, and the ranks in each ranking"`
+	Query   string `json:"query" jsonschema:"free text, identifiers, a stack trace or a bug report"`
+	K       int    `json:"k,omitempty" jsonschema:"results (default 10)"`
+	Files   bool   `json:"files,omitempty" jsonschema:"one result per file"`
+	Explain bool   `json:"explain,omitempty" jsonschema:"add each factor's contribution and the ranks"`
 }
 
 // SearchOut is the result of the search tool.
@@ -62,52 +70,71 @@ type SearchOut struct {
 	Warnings []string        `json:"warnings"`
 }
 
-// ShowIn are the arguments of the show tool.
-type ShowIn struct {
-	ID     string `json:"id" jsonschema:"the artifact's id (SPEC-BILLING-001; identity for the project's identity)"`
-	Depth  string `json:"depth,omitempty" jsonschema:"meta (its frontmatter), summary (and its first section), detailed (and every heading with its first paragraph) or full (the default)"`
-	Format string `json:"format,omitempty" jsonschema:"the format of the text content: text (the default), markdown, doc, xml, json or mdctx"`
+// ArtifactsIn are the arguments of the artifacts tool: those of each of
+// its actions (ShowIn, ListIn, CheckIn, ExplainIn).
+type ArtifactsIn struct {
+	Action     string `json:"action"`
+	ID         string `json:"id,omitempty" jsonschema:"an artifact id (SPEC-BILLING-001, identity)"`
+	Type       string `json:"type,omitempty"`
+	Status     string `json:"status,omitempty" jsonschema:"in_progress, current, deprecated…"`
+	Depth      string `json:"depth,omitempty" jsonschema:"meta, summary, detailed or full (the default)"`
+	Format     string `json:"format,omitempty" jsonschema:"of the text (default text)"`
+	Strict     bool   `json:"strict,omitempty" jsonschema:"fail on warnings too"`
+	NoBaseline bool   `json:"no_baseline,omitempty" jsonschema:"report the findings the baseline holds too"`
+	Task       string `json:"task,omitempty" jsonschema:"the task whose context is explained"`
+	Budget     int    `json:"budget,omitempty" jsonschema:"of the explained assembly; absent: the project's"`
+	Tokenizer  string `json:"tokenizer,omitempty"`
+	LinkDepth  int    `json:"link_depth,omitempty" jsonschema:"links to follow (absent: all)"`
 }
 
-// ShowOut is the result of the show tool.
+// ShowIn are the arguments of artifacts show.
+type ShowIn struct {
+	ID     string `json:"id"`
+	Depth  string `json:"depth,omitempty"`
+	Format string `json:"format,omitempty"`
+}
+
+// ShowOut is the result of artifacts show: the artifact, whose text the
+// text content holds.
 type ShowOut struct {
 	app.ArtifactView
-	Warnings []string `json:"warnings"`
+	Text     *struct{} `json:"text,omitempty"` // hides ArtifactView's: the text content holds it
+	Warnings []string  `json:"warnings"`
 }
 
-// ListIn are the arguments of the list tool.
+// ListIn are the arguments of artifacts list.
 type ListIn struct {
-	Type   string `json:"type,omitempty" jsonschema:"only artifacts of this type: identity, task, spec, decision or norm"`
-	Status string `json:"status,omitempty" jsonschema:"only artifacts with this status (in_progress, current, deprecated…)"`
+	Type   string `json:"type,omitempty"`
+	Status string `json:"status,omitempty"`
 }
 
-// ListOut is the result of the list tool.
+// ListOut is the result of artifacts list.
 type ListOut struct {
 	Artifacts []app.ArtifactInfo `json:"artifacts"`
 	Warnings  []string           `json:"warnings"`
 }
 
-// CheckIn are the arguments of the check tool.
+// CheckIn are the arguments of artifacts check.
 type CheckIn struct {
-	Strict     bool `json:"strict,omitempty" jsonschema:"fail on warnings too"`
-	NoBaseline bool `json:"no_baseline,omitempty" jsonschema:"report every finding, also those the baseline holds"`
+	Strict     bool `json:"strict,omitempty"`
+	NoBaseline bool `json:"no_baseline,omitempty"`
 }
 
-// ExplainIn are the arguments of the explain tool.
+// ExplainIn are the arguments of artifacts explain: the artifact is id.
 type ExplainIn struct {
-	Task      string `json:"task" jsonschema:"the task whose context is explained (TASK-042)"`
-	Artifact  string `json:"artifact" jsonschema:"the artifact that is or is not in it"`
-	Budget    int    `json:"budget,omitempty" jsonschema:"the budget of the assembly explained; 0 or absent: the configured one"`
-	Depth     string `json:"depth,omitempty" jsonschema:"the highest level: meta, summary, detailed or full"`
-	Tokenizer string `json:"tokenizer,omitempty" jsonschema:"o200k_base (the default), cl100k_base or approx"`
-	LinkDepth int    `json:"link_depth,omitempty" jsonschema:"how many links from the task to follow; 0 or absent: all"`
+	Task      string `json:"task"`
+	Artifact  string `json:"id"`
+	Budget    int    `json:"budget,omitempty"`
+	Depth     string `json:"depth,omitempty"`
+	Tokenizer string `json:"tokenizer,omitempty"`
+	LinkDepth int    `json:"link_depth,omitempty"`
 }
 
 // TokensIn are the arguments of the tokens tool.
 type TokensIn struct {
-	Paths     []string `json:"paths,omitempty" jsonschema:"files and directories of the project to count, relative to its root"`
-	Text      string   `json:"text,omitempty" jsonschema:"a text to count instead of files"`
-	Tokenizer string   `json:"tokenizer,omitempty" jsonschema:"o200k_base (the default), cl100k_base or approx"`
+	Paths     []string `json:"paths,omitempty" jsonschema:"project files and directories"`
+	Text      string   `json:"text,omitempty" jsonschema:"a text, instead of paths"`
+	Tokenizer string   `json:"tokenizer,omitempty"`
 }
 
 // IndexIn are the arguments of the index tool: none.
@@ -137,25 +164,29 @@ type BaselineOut struct {
 	Baseline string `json:"baseline"`
 }
 
+// The annotations of the tools.
+var (
+	readTool = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+	// setTool writes, and the same request twice does what it did once.
+	setTool = &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
+	// editTool writes, and an action of it deletes.
+	editTool = &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
+)
+
 // addTools adds the read tools, then, unless read-only, the write tools.
 func (s *Server) addTools() {
-	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
-	addTool(s, "context", "Assemble the context for a task id, a file or directory, or free text, fitted to a token budget; with sources (or task), search the free text in the memories, code, experiences, values, commits and a task's artifacts instead; the structured result is the plan (every part with path, lines, level and why; what was dropped and why; the digest)", read, s.context)
-	addTool(s, "search", "Rank the repository's chunks for a query (BM25, embeddings and named identifiers, fused), best first, with why each matched", read, s.search)
-	addTool(s, "show", "Read one artifact (task, spec, decision, norm, identity) at a level", read, s.show)
-	addTool(s, "list", "List the project's artifacts: id, type, status, title and path, sorted by id", read, s.list)
-	addTool(s, "check", "Validate the artifacts, their links and the @spec/@decision annotations in the code; every finding names file and line", read, s.check)
-	addTool(s, "explain", "Say why an artifact is or is not in a task's context: the link chain, or the reason (no link, link depth, status, budget) with the tokens more that would keep it", read, s.explain)
-	addTool(s, "tokens", "Count tokens exactly as a model's tokenizer does, for files of the project or for a text", read, s.tokens)
-	addTool(s, "pack", "Pack files of the project to a token budget, lowering each to a summary before leaving it out; the structured result is the plan", read, s.pack)
-	s.addStoreReadTools(read)
-	s.addEvidenceReadTools(read)
+	addTool(s, "context", "Assemble the context for a target, fitted exactly to a token budget: a task id gives the task and the specs, decisions and norms its links reach; a file or directory is packed; free text searches the repository. paths packs several files and directories instead. sources searches the target in memories, code, experiences, values, commits (artifacts with task) instead. The text is the context; the structured result is its plan in brief: each part's path, lines, level (absent: full) and tokens, what was dropped and why, the digest (ctxpack://plan/last holds it whole).", readTool, s.context)
+	addTool(s, "search", "Rank the repository's chunks for a query (BM25, embeddings and identifiers, fused), best first, with why each matched.", readTool, s.search)
+	addActions[ArtifactsIn](s, "artifacts", "Read the project's artifacts (identity, tasks, specs, decisions, norms). action: list [type, status]; show id [depth, format]; check [strict, no_baseline]: validate artifacts, links and @spec/@decision annotations, each finding with file and line; explain task id [budget, depth, tokenizer, link_depth]: why artifact id is or is not in the task's context.", readTool,
+		newActions("artifacts").add("list", op(s.list)).add("show", op(s.show)).add("check", op(s.check)).add("explain", op(s.explain)))
+	addTool(s, "tokens", "Count tokens exactly as a model's tokenizer does, for project files or a text.", readTool, s.tokens)
+	s.addStoreReadTools()
+	s.addEvidenceReadTools()
 	if s.o.ReadOnly {
 		return
 	}
-	write := &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	addTool(s, "index", "Write: bring the repository index (.ctxpack/index.db) up to date with the files now, and embed what it lacks when an embedder is configured; context and search do this themselves, so call it only after large changes", write, s.index)
-	addTool(s, "baseline", "Write: accept the current check findings into the check baseline, so later checks report only new ones", write, s.baseline)
+	addTool(s, "index", "Write: bring the repository index (.ctxpack/index.db) up to date, embedding what it lacks when an embedder is configured; context and search do this themselves: call it after large changes.", setTool, s.index)
+	addTool(s, "baseline", "Write: accept the current check findings into the baseline, so later checks report only new ones.", setTool, s.baseline)
 	s.addStoreWriteTools()
 	s.addEvidenceWriteTools()
 }
@@ -167,16 +198,55 @@ func ptr[T any](v T) *T { return &v }
 // shared rules of constrain are then not applied to it.
 type argRule func(name string, p *jsonschema.Schema) bool
 
-// addTool adds a typed tool whose input schema carries the enums and
-// bounds of its arguments: those of own first, then the shared ones.
+// addTool adds a tool whose input schema carries the enums and bounds of
+// its arguments: those of own first, then the shared ones. It lists no
+// output schema; the result's structured content is h's Out.
 func addTool[In, Out any](s *Server, name, desc string, ann *mcp.ToolAnnotations, h mcp.ToolHandlerFor[In, Out], own ...argRule) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: the schema of %s: %v", name, err)) // a programming error
 	}
 	s.constrain(in, own...)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: in}, h)
+	notNull(in)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: desc, Annotations: ann, InputSchema: in},
+		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+			res, out, err := h(ctx, req, in)
+			if err != nil {
+				return nil, nil, err
+			}
+			return res, out, nil
+		})
 	s.tools = append(s.tools, name)
+}
+
+// addActions adds a tool of several actions, whose input schema is In's:
+// the arguments of every action, action's values those of acts.
+func addActions[In any](s *Server, name, desc string, ann *mcp.ToolAnnotations, acts *actions, own ...argRule) {
+	actionArg := func(arg string, p *jsonschema.Schema) bool {
+		if arg != "action" {
+			return false
+		}
+		p.Enum = enum(acts.names)
+		return true
+	}
+	addTool(s, name, desc, ann, func(ctx context.Context, req *mcp.CallToolRequest, _ In) (*mcp.CallToolResult, any, error) {
+		return acts.handler(ctx, req)
+	}, append([]argRule{actionArg}, own...)...)
+}
+
+// notNull makes the arguments that may be absent of one type: a slice or
+// a pointer is inferred as also taking null, which says nothing an
+// absent argument does not and costs every session its tokens.
+func notNull(p *jsonschema.Schema) {
+	if len(p.Types) == 2 && p.Types[0] == "null" {
+		p.Type, p.Types = p.Types[1], nil
+	}
+	for _, q := range p.Properties {
+		notNull(q)
+	}
+	if p.Items != nil {
+		notNull(p.Items)
+	}
 }
 
 // enum is the values of a schema's enum.
@@ -284,38 +354,91 @@ func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *app.Proje
 	s.setPlan(ss, &res.Plan)
 }
 
-// planResult is an assembly as a tool's result: its output as text, its
-// plan as the structured content.
-func planResult(res *app.Result) (*mcp.CallToolResult, app.Plan, error) {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, res.Plan, nil
+// PlanOut is an assembly's plan as a tool's structured result, in brief:
+// without its content, which the text content holds once, and each part
+// with what it holds (PartOut). The plan whole, with each part's content
+// id and score, is the resource ctxpack://plan/last, and the text of
+// format json.
+type PlanOut struct {
+	app.Plan
+	Parts   []PartOut `json:"parts"`
+	Content *struct{} `json:"content,omitempty"` // hides the plan's
 }
 
-func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, app.Plan, error) {
+// PartOut is a part of the plan in brief: what it holds, at what level,
+// its tokens, and why it is not whole.
+type PartOut struct {
+	// Key is the part's key when its path does not give it: an
+	// artifact's id, a memory's key.
+	Key       string   `json:"key,omitempty"`
+	Path      string   `json:"path,omitempty"`
+	Lines     *[2]int  `json:"lines,omitempty"`
+	Level     string   `json:"level,omitempty"` // absent: full
+	Tokens    int      `json:"tokens"`
+	Via       []string `json:"via,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// briefPlan is plan as PlanOut.
+func briefPlan(plan app.Plan) PlanOut {
+	parts := make([]PartOut, len(plan.Parts))
+	for i, p := range plan.Parts {
+		parts[i] = PartOut{Path: p.Path, Lines: p.Lines, Tokens: p.Tokens, Via: p.Via, Truncated: p.Truncated, Reason: p.Reason}
+		if p.Level != "full" {
+			parts[i].Level = p.Level
+		}
+		if p.Path == "" || (p.Key != p.Path && !strings.HasPrefix(p.Key, p.Path+"#")) {
+			parts[i].Key = p.Key
+		}
+	}
+	return PlanOut{Plan: plan, Parts: parts}
+}
+
+// planResult is an assembly as a tool's result: its output as text, its
+// plan in brief as the structured content.
+func planResult(res *app.Result) (*mcp.CallToolResult, PlanOut, error) {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, briefPlan(res.Plan), nil
+}
+
+// context assembles a target, or packs paths.
+func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, PlanOut, error) {
+	pack := len(in.Paths) > 0 || in.Query != ""
+	switch {
+	case pack && in.Target != "":
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: give target or paths, not both (paths packs files and directories; target also takes one)")
+	case pack && (in.LinkDepth != 0 || in.Sources != nil || in.Task != "" || in.Limit != 0):
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: link_depth, sources, task and limit go with a target, not with paths")
+	case pack:
+		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, assembly: in.assembly})
+	case strings.TrimSpace(in.Target) == "":
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: give target (a task id, a path, or free text) or paths")
+	}
 	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
 	r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
 	res, err := s.assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
-		return nil, app.Plan{}, err
+		return nil, PlanOut{}, err
 	}
 	return planResult(res)
 }
 
-func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, app.Plan, error) {
+func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, PlanOut, error) {
 	for _, path := range in.Paths {
 		if err := confine(path); err != nil {
-			return nil, app.Plan{}, err
+			return nil, PlanOut{}, err
 		}
 	}
 	r := s.request(in.assembly)
 	r.Paths, r.Query = in.Paths, in.Query
 	p, err := s.open()
 	if err != nil {
-		return nil, app.Plan{}, err
+		return nil, PlanOut{}, err
 	}
 	res, err := p.Pack(ctx, r)
 	if err != nil {
-		return nil, app.Plan{}, s.fail(err)
+		return nil, PlanOut{}, s.fail(err)
 	}
 	s.finish(ctx, req.Session, p, r, res)
 	return planResult(res)
@@ -338,6 +461,9 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 }
 
 func (s *Server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
+	if in.ID == "" {
+		return nil, ShowOut{}, fmt.Errorf("ctxpack: artifacts show needs id: an artifact id (SPEC-BILLING-001), or identity")
+	}
 	p, err := s.open()
 	if err != nil {
 		return nil, ShowOut{}, err
@@ -374,6 +500,9 @@ func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckIn) 
 }
 
 func (s *Server) explain(ctx context.Context, _ *mcp.CallToolRequest, in ExplainIn) (*mcp.CallToolResult, app.Explanation, error) {
+	if in.Task == "" || in.Artifact == "" {
+		return nil, app.Explanation{}, fmt.Errorf("ctxpack: artifacts explain needs task (TASK-042) and id, the artifact that is or is not in its context")
+	}
 	r := s.request(assembly{Budget: in.Budget, Depth: in.Depth, Tokenizer: in.Tokenizer})
 	r.LinkDepth = in.LinkDepth
 	p, err := s.open()
