@@ -56,7 +56,7 @@ type WorkspaceIn struct {
 // workspace.
 type evidenceAssembly struct {
 	WorkspaceIn
-	Budget    int    `json:"budget,omitempty" jsonschema:"tokens prompt.mdctx may use; absent: the project's budget"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens prompt.mdctx may use; absent: the CLI's default"`
 	Window    int    `json:"window,omitempty" jsonschema:"instead of budget: a context window, less the configured reserves"`
 	Tokenizer string `json:"tokenizer,omitempty"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"for evidence that does not fit (default degrade: a stub, then dropped)"`

@@ -25,7 +25,7 @@ type StoreIn struct {
 	Axis      string  `json:"axis,omitempty"`
 	MinSize   int     `json:"min_size,omitempty" jsonschema:"the fewest experiences a cluster needs (default 3)"`
 	Threshold float64 `json:"threshold,omitempty" jsonschema:"the least cosine similarity at which clusters merge (default 0.2)"`
-	Budget    int     `json:"budget,omitempty" jsonschema:"absent: the project's budget"`
+	Budget    int     `json:"budget,omitempty" jsonschema:"premortem's; absent: the CLI's default"`
 	Format    string  `json:"format,omitempty" jsonschema:"of the text (default markdown)"`
 	Limit     int     `json:"limit,omitempty" jsonschema:"experiences per section (default 10)"`
 }

@@ -29,7 +29,7 @@ const (
 
 // Assembly arguments shared by context and premortem.
 type assembly struct {
-	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the text may use; absent: the project's budget"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the text may use; absent: the CLI's default"`
 	Depth     string `json:"depth,omitempty" jsonschema:"a part's highest level (default full)"`
 	Format    string `json:"format,omitempty" jsonschema:"of the text (default text)"`
 	Tokenizer string `json:"tokenizer,omitempty"`
@@ -82,7 +82,7 @@ type ArtifactsIn struct {
 	Strict     bool   `json:"strict,omitempty" jsonschema:"fail on warnings too"`
 	NoBaseline bool   `json:"no_baseline,omitempty" jsonschema:"report the findings the baseline holds too"`
 	Task       string `json:"task,omitempty" jsonschema:"the task whose context is explained"`
-	Budget     int    `json:"budget,omitempty" jsonschema:"of the explained assembly; absent: the project's"`
+	Budget     int    `json:"budget,omitempty" jsonschema:"of the explained assembly; absent: the CLI's default"`
 	Tokenizer  string `json:"tokenizer,omitempty"`
 	LinkDepth  int    `json:"link_depth,omitempty" jsonschema:"links to follow (absent: all)"`
 }
