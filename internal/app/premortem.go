@@ -25,7 +25,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if domain == "" {
 		return nil, fmt.Errorf("ctxpack: premortem needs a domain (debugging, feature, …)")
 	}
-	if p.unbudgeted(req) {
+	if p.noBudgetGiven(req) {
 		req.Budget = DefaultPremortemBudget
 	}
 	settings, err := p.SourcesSettings()

@@ -237,6 +237,9 @@ func (f *fitter) segment(it *item, ch *choice, known int) segment {
 
 // levelReason says why a chosen part is not shown in full ("" when it is).
 func (f *fitter) levelReason(it *item, ch *choice) string {
+	if it.copy != "" {
+		return it.copy
+	}
 	if ch.truncated {
 		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.textAt(ch.level)))
 	}
