@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/collect/files"
 	"github.com/ctxpack/ctxpack/internal/pack"
@@ -283,7 +284,26 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
+		return nil, err
+	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// packSearched says where a pack found nothing: no text file under its
+// paths, and how many files were skipped (the warnings name them).
+func packSearched(warnings []string) string {
+	skipped := 0
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "skipped ") {
+			skipped++
+		}
+	}
+	s := "no text file under it"
+	if skipped > 0 {
+		s += fmt.Sprintf(" (%d %s skipped: binary, oversized or secret files, as the warnings say)", skipped, plural(skipped, "file", "files"))
+	}
+	return s
 }
 
 // PackTo is Pack writing the output to w. When nothing is fitted to a
@@ -300,8 +320,25 @@ func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result
 	if err != nil {
 		return nil, err
 	}
-	res, err := pack.AssembleTo(w, parts, o)
+	if o.Overflow != pack.Allow || o.Format == render.JSON {
+		// Fitted, then written: an empty result writes nothing.
+		res, err := pack.Assemble(parts, o)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(res.Output); err != nil {
+			return nil, err
+		}
+		return &Result{Plan: res.Plan}, nil
+	}
+	res, err := pack.AssembleTo(w, parts, o) // nothing is written when no part is shown
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan}, nil

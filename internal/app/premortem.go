@@ -47,5 +47,5 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if err != nil {
 		return nil, err
 	}
-	return p.assembleSources(col, req, o)
+	return p.assembleSources(col, req, o, "no experience, outcome or value is recorded for this domain ('ctxpack experience list' shows the domains)")
 }

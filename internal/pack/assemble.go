@@ -258,10 +258,10 @@ func showCopies(items []*item, dropped []drop, threshold float64) ([]*item, []dr
 	slices.SortFunc(items, func(a, b *item) int { return cmp.Compare(a.rank, b.rank) })
 	var warnings []string
 	if exact > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s of other files, each shown as one line instead: \"[ctxpack: same as PATH]\"", exact, plural(exact, "file"), copies(exact, "an exact copy", "exact copies")))
+		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s, each shown as one line instead: \"[ctxpack: same as PATH]\"", exact, plural(exact, "file"), copies(exact, "an exact copy of another", "exact copies of others")))
 	}
 	if near > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s of other files (word shingles more than %.0f%% the same), each shown as one line naming the other instead; --dedup-threshold 1 keeps them", near, plural(near, "file"), copies(near, "a near copy", "near copies"), 100*threshold))
+		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s (word shingles more than %.0f%% the same), each shown as one line naming the other instead; --dedup-threshold 1 keeps them", near, plural(near, "file"), copies(near, "a near copy of another", "near copies of others"), 100*threshold))
 	}
 	return items, rest, warnings
 }
@@ -431,7 +431,7 @@ func (f *fitter) frame(shown []*item) (open, close string) {
 // to the room the budget leaves, with a marker that says where the rest is.
 func (f *fitter) truncateNext() {
 	s := f.seq.steps[f.prefix]
-	if s.prev != nil || s.release > f.opt.Budget {
+	if s.prev != nil {
 		return
 	}
 	used := 0

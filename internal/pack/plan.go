@@ -248,9 +248,6 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 			if s.key <= f.opt.Budget { // removed by verification (shrink)
 				return fmt.Sprintf(render.ReasonDegraded+"%s: at %s the whole output counted over the budget", ch.level, s.level)
 			}
-			if s.capped {
-				return fmt.Sprintf(render.ReasonDegraded+"%s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
-			}
 			return fmt.Sprintf(render.ReasonDegraded+"%s: %s needs a budget of %d", ch.level, s.level, s.key)
 		}
 		return fmt.Sprintf(render.ReasonDegraded+"%s to fit the budget", ch.level)
@@ -288,9 +285,6 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 			// In by its pieces' counts, removed by verification (shrink):
 			// the budget it needs is not known.
 			d.reason = render.ReasonBudget + ": with it the whole output counted over the budget"
-		case s.capped:
-			d.need = s.key
-			d.reason = fmt.Sprintf(render.ReasonItemCap+": over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
 		default:
 			d.need = s.key
 			d.reason = fmt.Sprintf(render.ReasonBudget+": enters at a budget of %d", s.key)
