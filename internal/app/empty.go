@@ -82,11 +82,15 @@ func checkEmpty(plan *Plan, searched string) error {
 		return nil
 	}
 	e := &EmptyError{Mode: plan.Mode, Target: plan.Target, Searched: searched, Warnings: plan.Warnings, Plan: plan}
-	for _, d := range plan.Dropped {
+	var first *render.Dropped // the first part the budget or the cap left out
+	for i, d := range plan.Dropped {
 		if !strings.HasPrefix(d.Reason, render.ReasonBudget) && !strings.HasPrefix(d.Reason, render.ReasonItemCap) {
 			continue
 		}
 		e.Found++
+		if first == nil {
+			first = &plan.Dropped[i]
+		}
 		if d.NeedBudget > 0 && (e.Need == 0 || d.NeedBudget < e.Need) {
 			e.Smallest, e.Need = d.Key, d.NeedBudget
 		}
@@ -95,7 +99,7 @@ func checkEmpty(plan *Plan, searched string) error {
 	case e.Found > 0:
 		e.Budget = plan.Budget
 		if e.Need == 0 {
-			e.Smallest, e.Reason = plan.Dropped[0].Key, plan.Dropped[0].Reason
+			e.Smallest, e.Reason = first.Key, first.Reason
 		}
 	case len(plan.Dropped) > 0:
 		e.Found = len(plan.Dropped)
