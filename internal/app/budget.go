@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
@@ -29,7 +30,7 @@ type Allocation struct {
 	Window   int             `json:"window,omitempty"`
 	Reserves *BudgetReserves `json:"reserves,omitempty"`
 	// Budget is the tokens the output may use: Window − reserves, or the
-	// budget given. 0 is a pack with no budget, every file whole.
+	// budget given. 0 is no budget: overflow allow and no budget given.
 	Budget int              `json:"budget"`
 	Tiers  []TierAllocation `json:"tiers"`
 }
@@ -48,10 +49,21 @@ type TierAllocation struct {
 	Tokens int `json:"tokens"`
 }
 
-// unbudgeted reports whether neither the request nor the configuration
-// gives a budget: a pack then has none (Pack).
-func (p *Project) unbudgeted(req Request) bool {
+// noBudgetGiven reports whether neither the request nor the configuration
+// gives a budget or a window: the budget is then the default one
+// (DefaultBudget; a premortem's, DefaultPremortemBudget), unless the
+// request asks for none (unbudgeted).
+func (p *Project) noBudgetGiven(req Request) bool {
 	return req.Budget == 0 && req.Window == 0 && p.Config.Budget == 0 && p.Config.Window == 0
+}
+
+// unbudgeted reports whether the request asks, in so many words, for no
+// budget at all: overflow allow (the request's, else the configuration's)
+// and no budget or window given. Every target and front end decides it
+// here: without a budget and without allow, the budget is the configured
+// one, else DefaultBudget.
+func (p *Project) unbudgeted(req Request) bool {
+	return p.noBudgetGiven(req) && firstNonEmpty(req.Overflow, p.Config.Pack.Overflow) == string(pack.Allow)
 }
 
 // Allocation is the budget arithmetic of an assembly of req in mode: what
@@ -63,9 +75,7 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 	}
 	a := &Allocation{Mode: mode, Budget: budget}
 	switch {
-	case mode == "pack" && p.unbudgeted(req):
-		a.Budget = 0
-	case mode == "premortem" && p.unbudgeted(req):
+	case mode == "premortem" && p.noBudgetGiven(req):
 		a.Budget = DefaultPremortemBudget
 	}
 	if window, res := p.window(req); window > 0 { // the budget comes from it

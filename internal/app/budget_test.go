@@ -71,13 +71,24 @@ func TestAllocation(t *testing.T) {
 		})
 	}
 
-	// A pack with no budget anywhere has none.
+	// With no budget anywhere, a pack has the default one, as every
+	// target has (issue 16); none only when asked for: overflow allow.
 	q, _ := Open(writeProject(t, retrievalFiles()), "")
-	a, err := q.Allocation(Request{}, "pack")
+	for _, mode := range []string{"pack", "links", "retrieval"} {
+		a, err := q.Allocation(Request{}, mode)
+		if err != nil || a.Budget != DefaultBudget {
+			t.Errorf("%s with no budget: budget %d, %v; want %d", mode, a.Budget, err, DefaultBudget)
+		}
+	}
+	res, err := q.Pack(context.Background(), Request{})
+	if err != nil || res.Plan.Budget != DefaultBudget {
+		t.Errorf("pack with no budget: the engine's budget %d, %v", res.Plan.Budget, err)
+	}
+	a, err := q.Allocation(Request{Overflow: "allow"}, "pack")
 	if err != nil || a.Budget != 0 {
 		t.Errorf("unbudgeted pack: budget %d, %v", a.Budget, err)
 	}
-	res, err := q.Pack(context.Background(), Request{})
+	res, err = q.Pack(context.Background(), Request{Overflow: "allow"})
 	if err != nil || res.Plan.Budget != 0 {
 		t.Errorf("unbudgeted pack: the engine's budget %d, %v", res.Plan.Budget, err)
 	}

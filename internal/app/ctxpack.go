@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/collect/files"
 	"github.com/ctxpack/ctxpack/internal/pack"
@@ -213,13 +214,18 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	return o, nil
 }
 
-// budget resolves --budget and --window with reserves.
+// budget resolves --budget and --window with reserves: the request's,
+// else the configuration's, else DefaultBudget; 0, no budget, only when
+// the request asks for none (unbudgeted: overflow allow and no budget).
 func (p *Project) budget(req Request) (int, error) {
 	if req.Budget < 0 || req.Window < 0 {
 		return 0, fmt.Errorf("ctxpack: budget and window must not be negative")
 	}
 	if req.Budget > 0 && req.Window > 0 {
 		return 0, fmt.Errorf("ctxpack: give a budget or a window, not both")
+	}
+	if p.unbudgeted(req) {
+		return 0, nil
 	}
 	if req.Budget > 0 {
 		return req.Budget, nil
@@ -258,13 +264,17 @@ func (p *Project) window(req Request) (int, Reserves) {
 }
 
 // Pack assembles every file under req.Paths, degraded by level to fit.
-// Under a budget, files are ranked by structure: how central they are in
-// the graph of references between files, how recently they changed, and
-// their kind; with req.Query, by their relevance to it instead. With no
-// budget in the request or the configuration, every file is packed whole
-// with exact counts (the allow strategy, no limit), ranked by kind of
-// file (source, tests, docs, config) and path unless req.Query asks for a
-// ranking. The collector is internal/collect/files.
+// The budget is the request's, else the configuration's, else
+// DefaultBudget, as for every target. Files are ranked by structure: how
+// central they are in the graph of references between files, how
+// recently they changed, and their kind; with req.Query, by their
+// relevance to it instead. With overflow allow and no budget given (asked
+// for in so many words), there is no budget: every file is packed at the
+// requested depth with exact counts, ranked by kind of file (source,
+// tests, docs, config) and path unless req.Query asks for a ranking, and
+// only exact copies are left out unless req.DedupThreshold asks for more.
+// A part that repeats another is shown as a line naming it. The
+// collector is internal/collect/files.
 func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	parts, o, err := p.packParts(ctx, req)
 	if err != nil {
@@ -274,7 +284,26 @@ func (p *Project) Pack(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
+		return nil, err
+	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
+}
+
+// packSearched says where a pack found nothing: no text file under its
+// paths, and how many files were skipped (the warnings name them).
+func packSearched(warnings []string) string {
+	skipped := 0
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "skipped ") {
+			skipped++
+		}
+	}
+	s := "no text file under it"
+	if skipped > 0 {
+		s += fmt.Sprintf(" (%d %s skipped: binary, oversized or secret files, as the warnings say)", skipped, plural(skipped, "file", "files"))
+	}
+	return s
 }
 
 // PackTo is Pack writing the output to w. When nothing is fitted to a
@@ -291,8 +320,25 @@ func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result
 	if err != nil {
 		return nil, err
 	}
-	res, err := pack.AssembleTo(w, parts, o)
+	if o.Overflow != pack.Allow || o.Format == render.JSON {
+		// Fitted, then written: an empty result writes nothing.
+		res, err := pack.Assemble(parts, o)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(res.Output); err != nil {
+			return nil, err
+		}
+		return &Result{Plan: res.Plan}, nil
+	}
+	res, err := pack.AssembleTo(w, parts, o) // nothing is written when no part is shown
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(&res.Plan, packSearched(res.Plan.Warnings)); err != nil {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan}, nil
@@ -303,19 +349,14 @@ func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result
 // collects its parts (internal/collect/files).
 func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack.Options, error) {
 	unbudgeted := p.unbudgeted(req)
-	if unbudgeted && req.Overflow == "" {
-		req.Overflow = string(pack.Allow)
-	}
 	o, err := p.options(req)
 	if err != nil {
 		return nil, o, err
 	}
-	if unbudgeted {
-		if o.Overflow != pack.Allow {
-			return nil, o, fmt.Errorf("ctxpack: --overflow %s needs a budget: give --budget N or --window W", o.Overflow)
-		}
-		o.Budget = 0
+	if unbudgeted && req.DedupThreshold == 0 {
+		o.DedupThreshold = 1 // with no budget, only exact copies are left out
 	}
+	o.ShowCopies = true
 	roots, err := p.roots(req.Paths)
 	if err != nil {
 		return nil, o, err

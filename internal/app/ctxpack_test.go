@@ -209,12 +209,22 @@ func TestPackCodeLevels(t *testing.T) {
 	if !levels["detailed"] && !levels["summary"] {
 		t.Errorf("no part at summary or detailed under tight budgets: %v", levels)
 	}
-	res, err := p.Pack(context.Background(), Request{Paths: []string{"big"}})
+	res, err := p.Pack(context.Background(), Request{Paths: []string{"big"}, Overflow: "allow"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Plan.Parts[0].Level != "full" {
 		t.Errorf("without a budget the file is at %s", res.Plan.Parts[0].Level)
+	}
+	// A depth means the level asked for, with or without a budget.
+	for _, depth := range []string{"summary", "detailed"} {
+		res, err := p.Pack(context.Background(), Request{Paths: []string{"big"}, Overflow: "allow", Depth: depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Plan.Parts[0].Level; got != depth {
+			t.Errorf("without a budget, --depth %s gives %s", depth, got)
+		}
 	}
 }
 

@@ -136,6 +136,9 @@ func (p *Project) ReadSelector(s string) (*Excerpt, error) {
 // is missing) and assembles the workspace under req, with every active
 // file included (the allow overflow), to report the totals.
 func (p *Project) AddEvidence(ctx context.Context, ws *Workspace, ar AddRequest, req Request) (*Added, error) {
+	if p.noBudgetGiven(req) && !p.unbudgeted(req) {
+		req.Budget = DefaultBudget // the totals are against the default budget, which allow alone would lift
+	}
 	req.Overflow = "allow"
 	if _, err := p.evidenceOptions(req); err != nil { // before anything is written
 		return nil, err

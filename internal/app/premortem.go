@@ -25,7 +25,7 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if domain == "" {
 		return nil, fmt.Errorf("ctxpack: premortem needs a domain (debugging, feature, …)")
 	}
-	if p.unbudgeted(req) {
+	if p.noBudgetGiven(req) {
 		req.Budget = DefaultPremortemBudget
 	}
 	settings, err := p.SourcesSettings()
@@ -47,5 +47,5 @@ func (p *Project) Premortem(ctx context.Context, domain, strategy string, req Re
 	if err != nil {
 		return nil, err
 	}
-	return p.assembleSources(col, req, o)
+	return p.assembleSources(col, req, o, "no experience, outcome or value is recorded for this domain ('ctxpack experience list' shows the domains)")
 }

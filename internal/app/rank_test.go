@@ -69,8 +69,8 @@ func TestPackRanksByStructure(t *testing.T) {
 		}
 	}
 
-	// Without a budget: kind of file, then path.
-	res, err = p.Pack(context.Background(), Request{Format: "json"})
+	// Without a budget (overflow allow): kind of file, then path.
+	res, err = p.Pack(context.Background(), Request{Format: "json", Overflow: "allow"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,7 +142,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	}
 	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
 	if res, ok := p.cacheGet(key); ok {
-		return res, nil
+		return res, nil // never empty: an empty result is not kept
 	}
 	parts, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
 	warnings := append(append(r.warnings, p.Warnings...), warns...)
@@ -157,6 +157,9 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	p.setMetadata(req, &o)
 	res, err := pack.Assemble(parts, o)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(&res.Plan, "nothing in the repository index matches it ('ctxpack search' shows what does)"); err != nil {
 		return nil, err
 	}
 	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil

@@ -68,7 +68,7 @@ func (p *Project) Sources(ctx context.Context, query string, req Request) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	return p.assembleSources(col, req, o)
+	return p.assembleSources(col, req, o, fmt.Sprintf("no item of the sources %s matches it", strings.Join(names, ", ")))
 }
 
 // sourcesOf checks a sources-mode request and returns its sources: a
@@ -127,13 +127,17 @@ func (p *Project) sourcesEnv(settings SourcesSettings, idx IndexOptions) sources
 }
 
 // assembleSources fits a sources or premortem collection under o, the
-// options of req, with the project's warnings after the collection's.
-func (p *Project) assembleSources(col *sources.Collection, req Request, o pack.Options) (*Result, error) {
+// options of req, with the project's warnings after the collection's;
+// searched says where nothing was found, when nothing is.
+func (p *Project) assembleSources(col *sources.Collection, req Request, o pack.Options, searched string) (*Result, error) {
 	col.Options(&o)
 	o.Warnings = append(o.Warnings, p.Warnings...)
 	p.setMetadata(req, &o)
 	res, err := pack.Assemble(col.Parts, o)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEmpty(&res.Plan, searched); err != nil {
 		return nil, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil

@@ -278,10 +278,12 @@ func TestSourcesBudgetEnforcement(t *testing.T) {
 	// At 60 tokens the memories' item cap is 15 tokens, less than any
 	// memory's heading and metadata line: nothing is shown, and every
 	// memory says so.
-	res, err := f.p.Sources(context.Background(), "invoice rounding", Request{Sources: []string{"memories"}, Budget: 60, Limit: 40})
-	if err != nil {
-		t.Fatal(err)
+	_, err := f.p.Sources(context.Background(), "invoice rounding", Request{Sources: []string{"memories"}, Budget: 60, Limit: 40})
+	var ee *EmptyError
+	if !errors.As(err, &ee) || !strings.HasPrefix(err.Error(), "ctxpack: nothing fits in a budget of 60 tokens") {
+		t.Fatalf("budget 60: got %v, want nothing fits", err)
 	}
+	res := &Result{Plan: *ee.Plan}
 	if len(res.Output) != 0 || len(res.Plan.Dropped) != 40 || !strings.HasPrefix(res.Plan.Dropped[0].Reason, "item cap: 15 tokens") {
 		t.Errorf("budget 60: output %q, dropped %+v", res.Output, res.Plan.Dropped[:min(1, len(res.Plan.Dropped))])
 	}
@@ -368,18 +370,17 @@ func TestSourcesDeduplication(t *testing.T) {
 
 func TestSourcesEmptySources(t *testing.T) {
 	f := newSourcesFixture(t, nil)
-	// Nothing at all: not an error, and nothing is written.
-	res, err := f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"memories,experiences,values"}, Budget: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Output) != 0 || len(res.Plan.Parts) != 0 {
-		t.Errorf("empty store gave %q", res.Output)
+	// Nothing at all: nothing found, an *EmptyError that names the
+	// sources searched.
+	_, err := f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"memories,experiences,values"}, Budget: 500})
+	var ee *EmptyError
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "no item of the sources memories, experiences, values matches it") {
+		t.Errorf("empty store: got %v, want nothing found", err)
 	}
 	// One source with items: only its section, and its share is the whole
 	// budget's (the empty ones' shares flowed to it).
 	f.memory(t, "m", "Each invoice is numbered per year. "+strings.Repeat("More words about the invoice. ", 30), 0.5)
-	res, err = f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"memories,experiences,values"}, Budget: 500})
+	res, err := f.p.Sources(context.Background(), "invoice", Request{Sources: []string{"memories,experiences,values"}, Budget: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -663,12 +664,10 @@ func TestSourcesStoreNotCreated(t *testing.T) {
 		{Sources: []string{"commits"}, Index: IndexOptions{NoUpdate: true}},
 	} {
 		req.Budget = 500
-		res, err := p.Sources(context.Background(), "invoice", req)
-		if err != nil {
-			t.Fatalf("%v: %v", req.Sources, err)
-		}
-		if len(res.Plan.Parts) != 0 {
-			t.Errorf("%v: parts %v from no store", req.Sources, partKeys(res))
+		_, err := p.Sources(context.Background(), "invoice", req)
+		var ee *EmptyError
+		if !errors.As(err, &ee) {
+			t.Fatalf("%v: %v, want nothing found", req.Sources, err)
 		}
 		if _, err := os.Stat(store.DefaultPath(dir)); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("%v created the store: %v", req.Sources, err)

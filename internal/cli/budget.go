@@ -189,7 +189,7 @@ func writeBudget(w *bytes.Buffer, d budgetDoc, rec *app.BudgetRecord) {
 	fmt.Fprintf(w, "Tokenizer: %s\n", d.Tokenizer)
 	switch {
 	case a.Budget == 0:
-		fmt.Fprintf(w, "Total Budget: none (a pack with no budget has every file whole)\n")
+		fmt.Fprintf(w, "Total Budget: none (--overflow allow with no budget: everything at the requested depth)\n")
 	case a.Window > 0:
 		fmt.Fprintf(w, "Total Budget: %s tokens (the window)\n", thousands(a.Window))
 	default:

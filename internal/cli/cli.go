@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 )
 
@@ -40,7 +41,9 @@ func Run(ctx context.Context, args []string, ios *cmdutil.IOStreams) int {
 // exitCode is the one place that decides which error gets which code:
 // none is ExitOK; a SilentError has its own; a UsageError (a flag cobra
 // could not parse, the wrong number of arguments, a bad value) is
-// ExitUsage, with a pointer to --help; anything else is ExitFailure.
+// ExitUsage, with a pointer to --help; an *app.EmptyError (nothing found,
+// or nothing fits) is ExitEmpty, after its warnings; anything else is
+// ExitFailure.
 func exitCode(err error, ios *cmdutil.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
@@ -49,11 +52,18 @@ func exitCode(err error, ios *cmdutil.IOStreams) int {
 	if errors.As(err, &se) {
 		return se.Code
 	}
+	var ee *app.EmptyError
+	if errors.As(err, &ee) {
+		ios.WarnAll(ee.Warnings) // what explains the empty result: files skipped
+	}
 	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(err.Error(), "ctxpack: "))
 	var ue cmdutil.UsageError
 	if errors.As(err, &ue) {
 		fmt.Fprintln(ios.ErrOut, "Run 'ctxpack --help' for usage.")
 		return cmdutil.ExitUsage
+	}
+	if ee != nil {
+		return cmdutil.ExitEmpty
 	}
 	return cmdutil.ExitFailure
 }

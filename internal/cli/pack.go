@@ -12,11 +12,15 @@ func NewCmdPack(f *cmdutil.Factory, runF func(*AssembleOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "pack [PATH...]",
 		Short: "Pack the files under paths into the budget",
-		Long: `Pack every file under the given paths (default: the whole project). Without a
-budget (--budget, --window, or one in the config) every file is packed whole
-with exact token counts, like Repomix; with one, the output is fitted to it.
-.gitignore and .ctxpackignore are honoured; binary and oversized files are
-skipped with a warning. Under a budget, files are ranked by structure: the
+		Long: `Pack every file under the given paths (default: the whole project), fitted to
+the budget: --budget or --window, else the one in the config, else 8000
+tokens, as for every target. To pack every file whole with exact token
+counts and no budget, like Repomix, say so: --overflow allow with no budget.
+A file that is an exact copy of another is shown as one line, "[ctxpack: same
+as PATH]"; under a budget, so is a file whose words are mostly another's (more
+than --dedup-threshold of their word 3-grams shared); a file merely contained
+in a bigger one is kept. .gitignore and .ctxpackignore are honoured; binary
+and oversized files are skipped with a warning. Files are ranked by structure: the
 score is the weighted mean of centrality 0.6 (PageRank over the references
 between files: a file that uses an identifier another file defines points
 to it), recency 0.3 (0.5^(days older than the newest file / 7), from git
@@ -35,7 +39,7 @@ tokens and content id, every dropped part with the budget it would need,
 the state root of the inputs and the digest of the content. The budget
 applies to the content (rendered as text inside the plan), which is what an
 agent reads; the JSON around it is for tools.`,
-		Example: `  ctxpack pack --format xml > repo.xml
+		Example: `  ctxpack pack --overflow allow --format xml > repo.xml
   ctxpack pack --budget 50000 > context.txt
   ctxpack pack --budget 8000 --query "invoice rounding" --format json
   ctxpack pack cmd/ internal/ --format xml --window 200000`,

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -89,9 +90,13 @@ func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 		it.rank = i
 	}
 	var dropped []drop
+	var copyWarnings []string
 	if opt.DedupThreshold >= 0 {
 		var d []drop
 		items, d = opt.dedup(items)
+		if opt.ShowCopies {
+			items, d, copyWarnings = showCopies(items, d, opt.DedupThreshold)
+		}
 		dropped = append(dropped, d...)
 		if err := fail.get(); err != nil {
 			return nil, err
@@ -109,7 +114,7 @@ func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 	for i, it := range order {
 		it.fit = i
 	}
-	f := &fitter{opt: &opt, c: c, order: order, shares: shares, fail: fail}
+	f := &fitter{opt: &opt, c: c, order: order, shares: shares, fail: fail, warnings: copyWarnings}
 	if err := f.fit(); err != nil {
 		return nil, err
 	}
@@ -216,6 +221,56 @@ func startLevel(it *item, max Level) Level {
 		}
 	}
 	return start
+}
+
+// showCopies turns the parts deduplication left out for repeating a kept
+// part, when both have a path, into one-line references to it
+// (Options.ShowCopies), put back in rank order; it returns the items, the
+// drops left, and the warnings that count the copies.
+func showCopies(items []*item, dropped []drop, threshold float64) ([]*item, []drop, []string) {
+	var rest []drop
+	exact, near := 0, 0
+	for _, d := range dropped {
+		it, of := d.it, d.copyOf
+		if of == nil || it.Path == "" || of.Path == "" {
+			rest = append(rest, d)
+			continue
+		}
+		var note string
+		if d.exact {
+			note = "[ctxpack: same as " + of.Path + "]\n"
+			it.copy = "same as " + of.Path + ": an exact copy, shown as a line naming it"
+			exact++
+		} else {
+			note = fmt.Sprintf("[ctxpack: left out: %.0f%% the same text as %s (word shingles); the whole is at %s]\n", math.Floor(100*d.alike), of.Path, it.Path)
+			it.copy = fmt.Sprintf("%s (%.2f): a near copy, shown as a line naming it", strings.Replace(d.reason, fmt.Sprintf(" (%.2f)", d.alike), "", 1), d.alike)
+			near++
+		}
+		p := *it.Part
+		p.Text, p.Loader, p.More = map[Level]string{Meta: note}, nil, nil
+		it.Part = &p
+		it.text, it.has = [numLevels]string{}, [numLevels]bool{}
+		it.text[Meta], it.has[Meta] = note, true
+		it.pending, it.red, it.start = false, nil, Meta
+		it.cid = contentID(note)
+		items = append(items, it)
+	}
+	slices.SortFunc(items, func(a, b *item) int { return cmp.Compare(a.rank, b.rank) })
+	var warnings []string
+	if exact > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s, each shown as one line instead: \"[ctxpack: same as PATH]\"", exact, plural(exact, "file"), copies(exact, "an exact copy of another", "exact copies of others")))
+	}
+	if near > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d %s left out as %s (word shingles more than %.0f%% the same), each shown as one line naming the other instead; --dedup-threshold 1 keeps them", near, plural(near, "file"), copies(near, "a near copy of another", "near copies of others"), 100*threshold))
+	}
+	return items, rest, warnings
+}
+
+func copies(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func limitPerDoc(items []*item, n int) (kept []*item, dropped []drop) {
@@ -376,7 +431,7 @@ func (f *fitter) frame(shown []*item) (open, close string) {
 // to the room the budget leaves, with a marker that says where the rest is.
 func (f *fitter) truncateNext() {
 	s := f.seq.steps[f.prefix]
-	if s.prev != nil || s.release > f.opt.Budget {
+	if s.prev != nil {
 		return
 	}
 	used := 0

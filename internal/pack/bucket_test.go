@@ -29,7 +29,10 @@ func TestItemCapLastPartOfBucket(t *testing.T) {
 }
 
 // Under degrade the item cap never holds back a part's lowered form, but
-// a part whose only form is its full text is capped as under drop.
+// a part whose only form is its full text is capped as under drop: it
+// waits until the other parts are in, and then enters as the budget
+// allows, not only at a budget a quarter of which would hold it (issue
+// 16: the cap takes room only when other parts need it).
 func TestItemCapSingleLevelPartUnderDegrade(t *testing.T) {
 	parts := []Part{
 		{Key: "big", Path: "big.txt", Score: 0.9, Text: full(strings.Repeat("x", 400) + "\n")},
@@ -40,11 +43,18 @@ func TestItemCapSingleLevelPartUnderDegrade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Plan.Parts) != 1 || res.Plan.Parts[0].Key != "small" {
-			t.Errorf("%s: parts %v, want only small: big's 401 tokens are over 0.25 of 1000", ov, res.Plan.Parts)
+		if len(res.Plan.Parts) != 2 || len(res.Plan.Dropped) != 0 {
+			t.Errorf("%s: parts %v, dropped %v; want both: nothing else needs the room", ov, res.Plan.Parts, res.Plan.Dropped)
 		}
-		if len(res.Plan.Dropped) != 1 || !strings.HasPrefix(res.Plan.Dropped[0].Reason, "item cap") {
-			t.Errorf("%s: dropped %v, want big for the item cap", ov, res.Plan.Dropped)
+		res, err = Assemble(parts, Options{Budget: 402, Tokenizer: runeCounter{}, Overflow: ov, Policy: Policy{ItemCap: 0.25}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Plan.Parts) != 1 || res.Plan.Parts[0].Key != "small" {
+			t.Errorf("%s: parts %v, want only small: big waits for the parts that need the room", ov, res.Plan.Parts)
+		}
+		if len(res.Plan.Dropped) != 1 || !strings.HasPrefix(res.Plan.Dropped[0].Reason, "budget: enters at a budget of ") {
+			t.Errorf("%s: dropped %v, want big for the budget", ov, res.Plan.Dropped)
 		}
 	}
 }

@@ -185,8 +185,11 @@ func shared(sets []shingleSet) {
 }
 
 // dedup drops, in rank order, every part that repeats an earlier kept part:
-// the same content id, or a shingle overlap |A∩B| / min(|A|,|B|) above the
-// threshold (estimated from the samples of big parts). Pinned parts are
+// the same content id, or a shingle resemblance |A∩B| / |A∪B| above the
+// threshold (estimated from the samples of big parts). The measure is
+// symmetric: a small part whose text is contained in a bigger one is not
+// a copy of it (a 20-line schema quoted in a 400-line tutorial is still a
+// file of its own), only two parts that are mostly the same text are. Pinned parts are
 // never dropped. It returns the kept items in the order given, and the
 // reasons for the rest.
 func dedup(items []*item, threshold float64) (kept []*item, dropped []drop) {
@@ -211,8 +214,8 @@ func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*ite
 	var near [maxPosting]int32
 	for i, it := range items {
 		keptAt[i] = -1
-		if first, ok := byCID[it.cid]; ok && !it.Pinned {
-			dropped = append(dropped, drop{it: it, reason: "duplicate of " + first.Key})
+		if first, ok := byCID[it.cid]; ok && !it.Pinned && it.cid != emptyCID {
+			dropped = append(dropped, drop{it: it, reason: "duplicate of " + first.Key, copyOf: first, exact: true})
 			continue
 		}
 		best, bestOverlap := int32(-1), 0.0
@@ -247,7 +250,7 @@ func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*ite
 			set := sets[i]
 			for _, j := range touched {
 				other := sets[j]
-				o := float64(counts[j]) * float64(max(set.rate, other.rate)) / float64(min(set.size, other.size))
+				o := resemblance(float64(counts[j])*float64(max(set.rate, other.rate)), set.size, other.size)
 				if k := keptAt[j]; o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
 					best, bestOverlap = k, o
 				}
@@ -256,7 +259,7 @@ func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*ite
 			touched = touched[:0]
 		}
 		if best >= 0 && !it.Pinned {
-			dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("overlaps %s (%.2f)", kept[best].Key, min(bestOverlap, 1))})
+			dropped = append(dropped, drop{it: it, reason: fmt.Sprintf("overlaps %s (%.2f)", kept[best].Key, min(bestOverlap, 1)), copyOf: kept[best], alike: min(bestOverlap, 1)})
 			continue
 		}
 		if _, ok := byCID[it.cid]; !ok {
@@ -267,6 +270,11 @@ func dedupSets(items []*item, sets []shingleSet, threshold float64) (kept []*ite
 	}
 	return kept, dropped
 }
+
+// emptyCID is the content id of an empty text: empty files are not copies
+// of each other (each is its own file, and shows in no more room than a
+// line naming another would take).
+var emptyCID = contentID("")
 
 // postings numbers the shingles of the items' sets and lists, for each,
 // the items that have it, in item order.
@@ -317,9 +325,22 @@ func index(sets []shingleSet) postings {
 	return x
 }
 
+// resemblance is the Jaccard index of two shingle sets of the given sizes
+// that share inter shingles (an estimate when either is sampled):
+// |A∩B| / |A∪B|, the union never taken below the larger set.
+func resemblance(inter float64, a, b int) float64 {
+	union := max(float64(a)+float64(b)-inter, float64(max(a, b)))
+	return inter / union
+}
+
 // drop records a part left out, and why.
 type drop struct {
 	it     *item
 	reason string
 	need   int
+	// copyOf is the kept part a deduplicated part repeats: exactly (the
+	// same content id) or alike (the shingle resemblance).
+	copyOf *item
+	exact  bool
+	alike  float64
 }

@@ -8,8 +8,11 @@
 //     order: pinned first, priority desc, score desc, path asc, sequence
 //     asc, byte offset asc, key asc.
 //   - dedup: a part whose content id equals an earlier part's, or whose word
-//     shingles overlap an earlier part's above the threshold (0.8), is
-//     dropped with the key it duplicates. The EditDistance strategy
+//     shingles resemble an earlier part's above the threshold (0.8: shared
+//     shingles over all the shingles of the two, so a part contained in a
+//     bigger one is not a copy of it), is dropped with the key it
+//     duplicates; with Options.ShowCopies it is shown as one line naming
+//     the part it repeats instead. The EditDistance strategy
 //     (sources mode) compares texts by normalized edit distance instead,
 //     most relevant first, and knows what parts are beyond their text
 //     (DedupKeys).

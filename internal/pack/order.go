@@ -19,6 +19,7 @@ type item struct {
 	fit     int     // position in packing order
 	bucket  int     // index into the policy's buckets
 	cut     string  // why the item cap cut the part's text (Policy.Cut), if it did
+	copy    string  // why the part is shown as a line naming the part it repeats (Options.ShowCopies)
 
 	// text and has are the part's levels: Text's, the Loader's (has
 	// only: its text is loaded by textAt) and More's once resolved (the

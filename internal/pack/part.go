@@ -235,12 +235,21 @@ type Options struct {
 	// DedupStrategy is how parts that repeat others are found: Shingles
 	// (the zero value) or EditDistance.
 	DedupStrategy DedupStrategy
-	// DedupThreshold is, with Shingles, the shingle overlap above which a
+	// DedupThreshold is, with Shingles, the shingle resemblance (shared
+	// shingles over the shingles of both parts) above which a
 	// part duplicates an earlier one (0 means 0.8; values at or above 1
 	// keep everything but exact copies), with EditDistance the similarity
 	// at or above which it does (0 means 0.9); a negative value turns
 	// deduplication off.
 	DedupThreshold float64
+	// ShowCopies shows a part that deduplication finds repeats a kept
+	// part, when both have a path, as one line naming the kept part's
+	// path ("[ctxpack: same as PATH]", or for a near copy how alike the
+	// two are) instead of leaving it out unseen: the file is still
+	// listed where it would be, at the cost of that line. The plan lists
+	// it among the parts, at level meta, with the reason; a warning counts
+	// the copies. Pack mode sets it.
+	ShowCopies bool
 	// MaxChunksPerDoc limits the parts taken from one document; 0 is no limit.
 	MaxChunksPerDoc int
 	Policy          Policy

@@ -237,6 +237,9 @@ func (f *fitter) segment(it *item, ch *choice, known int) segment {
 
 // levelReason says why a chosen part is not shown in full ("" when it is).
 func (f *fitter) levelReason(it *item, ch *choice) string {
+	if it.copy != "" {
+		return it.copy
+	}
 	if ch.truncated {
 		return fmt.Sprintf("truncated to fit the budget: %d of %d tokens of text shown", f.c.tok.Count(ch.text), f.c.tok.Count(it.textAt(ch.level)))
 	}
@@ -244,9 +247,6 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 		if s := ch.next; s != nil {
 			if s.key <= f.opt.Budget { // removed by verification (shrink)
 				return fmt.Sprintf(render.ReasonDegraded+"%s: at %s the whole output counted over the budget", ch.level, s.level)
-			}
-			if s.capped {
-				return fmt.Sprintf(render.ReasonDegraded+"%s: %s is over the item cap below a budget of %d", ch.level, s.level, s.key)
 			}
 			return fmt.Sprintf(render.ReasonDegraded+"%s: %s needs a budget of %d", ch.level, s.level, s.key)
 		}
@@ -285,9 +285,6 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 			// In by its pieces' counts, removed by verification (shrink):
 			// the budget it needs is not known.
 			d.reason = render.ReasonBudget + ": with it the whole output counted over the budget"
-		case s.capped:
-			d.need = s.key
-			d.reason = fmt.Sprintf(render.ReasonItemCap+": over %g of its bucket's share below a budget of %d", f.opt.Policy.ItemCap, s.key)
 		default:
 			d.need = s.key
 			d.reason = fmt.Sprintf(render.ReasonBudget+": enters at a budget of %d", s.key)

@@ -19,8 +19,7 @@ type step struct {
 	cost    int   // tokens the step adds, run header included; set when placed
 	cum     int   // tokens of the sequence up to and including this step
 	key     int   // the smallest budget at which the sequence includes this step
-	release int   // the smallest budget the item cap allows this step at
-	capped  bool  // key was raised by release, not by size
+	release int   // the budget before which the item cap holds this step back while other steps need the room
 	placed  bool
 	waiting bool // deferred until prev is placed
 	fit     int  // the item's packing position, for tie-breaks
@@ -89,7 +88,15 @@ func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) seq
 			if b.deferred.Len() == 0 {
 				break
 			}
-			b.place(heap.Pop(&b.deferred).(*step))
+			// Every other step is placed: the item cap has held these
+			// back for the parts that needed the room, and none is left
+			// to need it. They are placed as they fit, the cap no longer
+			// raising their key: a capped part rises while the budget
+			// allows, rather than waiting for a budget ItemCap of which
+			// would hold it.
+			s := heap.Pop(&b.deferred).(*step)
+			s.release = 0
+			b.place(s)
 			continue
 		}
 		s := q.list[q.next]
@@ -225,8 +232,10 @@ func (b *builder) costOf(s *step) int {
 }
 
 // releaseOf is the smallest budget at which the item cap allows the item at
-// s.level: the item may take at most ItemCap of its bucket's share (a cap
-// that cuts, Policy.Cut, has done its work before: nothing waits). With
+// s.level while other parts still need the room: the item may take at
+// most ItemCap of its bucket's share until every other step is placed,
+// after which it rises as the budget allows (build) (a cap that cuts,
+// Policy.Cut, has done its work before: nothing waits). With
 // degrade, an item's lowered least form is never held back, only its
 // fuller levels; an item whose only form is its start level is capped as
 // under drop.
@@ -337,11 +346,7 @@ func (b *builder) place(s *step) {
 	s.cost = b.costOf(s)
 	b.cum += s.cost
 	s.cum = b.cum
-	b.key = max(b.key, b.cum)
-	if s.release > b.key {
-		b.key = s.release
-		s.capped = true
-	}
+	b.key = max(b.key, b.cum) // a step is placed only once cum reaches its release
 	s.key = b.key
 	s.placed = true
 	if s.prev == nil {

@@ -167,7 +167,7 @@ func refDedup(items []*item, sets []shingleSet, threshold float64) (kept []*item
 		best, bestOverlap := int32(-1), 0.0
 		for _, k := range touched {
 			other := keptSets[k]
-			o := float64(counts[k]) * float64(max(set.rate, other.rate)) / float64(min(set.size, other.size))
+			o := resemblance(float64(counts[k])*float64(max(set.rate, other.rate)), set.size, other.size)
 			if o > threshold && (o > bestOverlap || (o == bestOverlap && k < best)) {
 				best, bestOverlap = k, o
 			}

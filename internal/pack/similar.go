@@ -18,8 +18,9 @@ type DedupStrategy string
 // The deduplication strategies.
 const (
 	// Shingles drops, in rank order, a part with the content id of an
-	// earlier kept part, or whose word 3-gram shingles overlap an earlier
-	// kept part's above the threshold (0.8): the default, linear in the
+	// earlier kept part, or whose word 3-gram shingles resemble an earlier
+	// kept part's above the threshold (0.8: |A∩B| / |A∪B|, symmetric, so a
+	// part contained in a bigger one is kept): the default, linear in the
 	// parts, for files and chunks.
 	Shingles DedupStrategy = "shingles"
 	// EditDistance compares parts most relevant first (compareRelevance)

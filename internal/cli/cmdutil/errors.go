@@ -11,6 +11,9 @@ const (
 	ExitOK      = 0
 	ExitFailure = 1 // the work failed, or found what it looks for (verify: differences)
 	ExitUsage   = 2 // bad command line
+	// ExitEmpty: nothing came out: nothing was found to assemble, or
+	// nothing found fits the budget (app.EmptyError).
+	ExitEmpty = 3
 )
 
 // UsageError marks an error as the user's command line: ctxpack prints it

@@ -8,9 +8,10 @@
 // with a meta level (language, lines, bytes) and its full text through a
 // pack.Loader: the collection holds each file's length, line count,
 // content id and checksum, not its text, and the engine reads the file
-// again when it needs the text. Under a budget (Request.Ranked) a part
-// also gives its extractive summary and detailed levels lazily, through
-// pack.Part.More, and parts are scored by structure:
+// again when it needs the text. A part also gives its extractive summary
+// and detailed levels lazily, through pack.Part.More (called only when a
+// level below full is wanted). Under a budget (Request.Ranked) parts are
+// scored by structure:
 //
 //	score = (0.6 × centrality + 0.3 × recency + 0.1 × file_type) / weights
 //

@@ -35,8 +35,7 @@ type Request struct {
 	// to the project root, sorted and distinct; empty means ".".
 	Roots []string
 	// Ranked ranks the files by structure (centrality, recency, file
-	// type) and gives their summary and detailed levels, for a pack under
-	// a budget.
+	// type), for a pack under a budget.
 	Ranked bool
 	// Query, when set, ranks the files by their relevance to it instead,
 	// with or without a budget, through Relevance.
@@ -100,7 +99,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		if f.repaired {
 			warnings = append(warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", f.path))
 		}
-		parts = append(parts, f.part(env.FS, req.Ranked))
+		parts = append(parts, f.part(env.FS))
 		inputs = append(inputs, project.Input{Path: f.path, CID: f.cid})
 		kept = append(kept, f)
 	}
@@ -184,9 +183,11 @@ func readAll(ctx context.Context, fsys fs.FS, files []project.File, scan bool) (
 	return out, nil
 }
 
-// part is the file as a part: a meta line, and its full text through a
-// Loader; with levels, its summary and detailed levels through More.
-func (f *file) part(fsys fs.FS, levels bool) pack.Part {
+// part is the file as a part: a meta line, its full text through a
+// Loader, and its summary and detailed levels through More, which the
+// engine calls only when a level between them is wanted (a budget, or a
+// depth below full): a depth means the same with or without a budget.
+func (f *file) part(fsys fs.FS) pack.Part {
 	lang, kind, score := classify(f.path)
 	meta := fmt.Sprintf("%s, %d lines, %d bytes\n", cmp.Or(lang, "text"), f.lines, f.len)
 	part := pack.Part{
@@ -199,9 +200,7 @@ func (f *file) part(fsys fs.FS, levels bool) pack.Part {
 	if f.lines > 0 {
 		part.Lines = [2]int{1, f.lines}
 	}
-	if levels {
-		part.More = codeLevels(f.path)
-	}
+	part.More = codeLevels(f.path)
 	return part
 }
 
