@@ -17,9 +17,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/spf13/cobra"
 )
 
 // Main runs ctxpack with the process's arguments and streams.
@@ -33,15 +33,17 @@ func Main() int {
 func Run(ctx context.Context, args []string, ios *cmdutil.IOStreams) int {
 	root := newRoot(cmdutil.NewFactory(ios))
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	return exitCode(err, ios)
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitCode(cmd, err, ios)
 }
 
 // exitCode is the one place that decides which error gets which code:
-// none is ExitOK; a SilentError has its own; a UsageError (a flag cobra
-// could not parse, the wrong number of arguments, a bad value) is
-// ExitUsage, with a pointer to --help; anything else is ExitFailure.
-func exitCode(err error, ios *cmdutil.IOStreams) int {
+// none is ExitOK; a SilentError has its own; a usage error (cmdutil.IsUsage:
+// a flag cobra could not parse, the wrong number of arguments, a value a
+// flag does not take) is ExitUsage, with a pointer to the --help of cmd,
+// the command that ran; anything else is ExitFailure. The message is
+// cmdutil.Message's, in the facade's words.
+func exitCode(cmd *cobra.Command, err error, ios *cmdutil.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -49,10 +51,13 @@ func exitCode(err error, ios *cmdutil.IOStreams) int {
 	if errors.As(err, &se) {
 		return se.Code
 	}
-	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(err.Error(), "ctxpack: "))
-	var ue cmdutil.UsageError
-	if errors.As(err, &ue) {
-		fmt.Fprintln(ios.ErrOut, "Run 'ctxpack --help' for usage.")
+	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", cmdutil.Message(err))
+	if cmdutil.IsUsage(err) {
+		help := "ctxpack --help"
+		if cmd != nil && cmd.HasParent() {
+			help = cmd.CommandPath() + " --help"
+		}
+		fmt.Fprintf(ios.ErrOut, "Run '%s' for usage.\n", help)
 		return cmdutil.ExitUsage
 	}
 	return cmdutil.ExitFailure
