@@ -83,9 +83,10 @@ func NewCmdSummarize(f *cmdutil.Factory, runF func(*SummarizeOptions) error) *co
 	fs.StringVar(&o.Depth, "depth", "summary", "`LEVEL` to print: full, detailed, summary, meta (or stub)")
 	// --level was this flag's name before --depth, the name every other
 	// command gives a level; it still works, hidden from the help, with a
-	// warning (cobra keeps pflag's notice to itself).
+	// warning on standard error. (Not MarkDeprecated: cobra prints pflag's
+	// notice to standard output, into what the command prints.)
 	fs.StringVar(&o.Depth, "level", "summary", "`LEVEL`: the old name of --depth")
-	_ = fs.MarkDeprecated("level", "use --depth")
+	_ = fs.MarkHidden("level")
 	fs.BoolVar(&o.Cache, "cache", false, "keep and reuse the levels in .ctxpack/cache/summaries/")
 	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
