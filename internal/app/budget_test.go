@@ -297,7 +297,7 @@ func TestSummarize(t *testing.T) {
 	for _, bad := range []struct{ file, level, err string }{
 		{"billing", "summary", "is a directory"},
 		{"nope.py", "summary", "nope.py"},
-		{"billing/invoice.py", "tiny", `unknown level "tiny"`},
+		{"billing/invoice.py", "tiny", `unknown depth "tiny"`},
 		{"../outside.py", "summary", "outside the project root"},
 	} {
 		if _, err := p.Summarize(ctx, bad.file, SummarizeOptions{Level: bad.level}); err == nil || !strings.Contains(err.Error(), bad.err) {

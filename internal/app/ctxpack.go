@@ -156,7 +156,7 @@ func (p *Project) Tokenizer(name string) (tokenizer.Tokenizer, error) {
 	if name == "" {
 		name = p.Config.Tokenizer
 	}
-	return tokenizer.Get(name)
+	return getTokenizer(name)
 }
 
 // options turns a request into engine options, the configuration filling
@@ -168,18 +168,18 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	if o.Tokenizer, err = p.Tokenizer(req.Tokenizer); err != nil {
 		return o, err
 	}
-	if o.Format, err = render.ParseFormat(firstNonEmpty(req.Format, c.Format)); err != nil {
+	if o.Format, err = parseFormat(firstNonEmpty(req.Format, c.Format)); err != nil {
 		return o, err
 	}
-	if o.Strategy, err = pack.ParseStrategy(firstNonEmpty(req.Strategy, c.Pack.Strategy)); err != nil {
+	if o.Strategy, err = parseStrategy(firstNonEmpty(req.Strategy, c.Pack.Strategy)); err != nil {
 		return o, err
 	}
-	if o.Overflow, err = pack.ParseOverflow(firstNonEmpty(req.Overflow, c.Pack.Overflow)); err != nil {
+	if o.Overflow, err = parseOverflow(firstNonEmpty(req.Overflow, c.Pack.Overflow)); err != nil {
 		return o, err
 	}
 	o.MaxLevel = pack.Full
 	if req.Depth != "" {
-		if o.MaxLevel, err = pack.ParseLevel(req.Depth); err != nil {
+		if o.MaxLevel, err = parseLevel(req.Depth); err != nil {
 			return o, err
 		}
 	}
@@ -392,7 +392,9 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	}
 	o.Mode, o.Target = "pack", c.Target
 	o.StateRoot = c.StateRoot
+	o.Skipped = skips(c.Skipped)
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
+	o.Warnings = append(o.Warnings, SkipWarnings(o.Skipped, p.tooLargeFix())...)
 	slices.Sort(o.Warnings)
 	p.setMetadata(req, &o)
 	return c.Parts, o, nil
@@ -428,8 +430,11 @@ func (p *Project) roots(paths []string) ([]string, error) {
 	var out []string
 	for _, a := range paths {
 		r, err := project.Resolve(p.Root, p.Dir, a)
+		if err == nil {
+			_, err = fs.Lstat(p.FS, r)
+		}
 		if err != nil {
-			return nil, err
+			return nil, &PathError{Path: a, Err: err}
 		}
 		out = append(out, r)
 	}

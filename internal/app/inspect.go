@@ -16,7 +16,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/check"
 	"github.com/ctxpack/ctxpack/internal/collect/links"
 	"github.com/ctxpack/ctxpack/internal/graph"
-	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
 )
@@ -80,13 +79,13 @@ func (p *Project) Show(id, depth, format string) (*ArtifactView, []string, error
 	if depth == "" {
 		depth = "full"
 	}
-	level, err := pack.ParseLevel(depth)
+	level, err := parseLevel(depth)
 	if err != nil {
-		return nil, nil, fmt.Errorf("ctxpack: %w", err)
+		return nil, nil, err
 	}
-	f, err := render.ParseFormat(format)
+	f, err := parseFormat(format)
 	if err != nil {
-		return nil, nil, fmt.Errorf("ctxpack: %w", err)
+		return nil, nil, err
 	}
 	set, err := p.artifacts()
 	if err != nil {

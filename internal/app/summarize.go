@@ -72,9 +72,9 @@ const textSectionLines = 20
 // meta is its frontmatter). A level the file does not have is shown at
 // the next lower level it has.
 func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptions) (*Summary, error) {
-	want, err := pack.ParseLevel(firstNonEmpty(opt.Level, "summary"))
+	want, err := parseLevel(firstNonEmpty(opt.Level, "summary"))
 	if err != nil {
-		return nil, fmt.Errorf("ctxpack: --level: %w", err)
+		return nil, err
 	}
 	tok, err := p.Tokenizer(opt.Tokenizer)
 	if err != nil {

@@ -21,6 +21,10 @@ import (
 // measures, so its limit is far above the assembly default.
 const TokensMaxFileBytes = 256 << 20
 
+// TokensTooLarge is what SkipWarnings says of the files counting skips
+// for their size.
+var TokensTooLarge = "over " + humanSize(TokensMaxFileBytes) + ", which counting never reads"
+
 // TokenFile is one file to count.
 type TokenFile struct {
 	FS    fs.FS  // the files
@@ -34,9 +38,10 @@ type TokenFile struct {
 // TokensMaxFileBytes), each shown under the argument that named it. A
 // file named that is not a regular file or is over TokensMaxFileBytes is
 // listed, and CountFiles refuses it without reading it.
-// skipped are the warnings of the files a walk passed over. Paths need
-// not be in a project.
-func TokenFiles(base string, paths []string) (files []TokenFile, skipped []string, err error) {
+// skipped are the files a walk passed over (SkipWarnings words them).
+// Paths need not be in a project; one that does not exist is a
+// *PathError.
+func TokenFiles(base string, paths []string) (files []TokenFile, skipped []Skip, err error) {
 	for _, arg := range paths {
 		abs := arg
 		if !filepath.IsAbs(abs) {
@@ -44,7 +49,7 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, nil, fmt.Errorf("tokens: %w", err)
+			return nil, nil, &PathError{Path: arg, Err: err}
 		}
 		if !st.IsDir() {
 			files = append(files, TokenFile{FS: project.DirFS(filepath.Dir(abs)), Path: filepath.Base(abs), Shown: project.ShowPath(arg)})
@@ -56,7 +61,7 @@ func TokenFiles(base string, paths []string) (files []TokenFile, skipped []strin
 			return nil, nil, fmt.Errorf("tokens: %s: %w", arg, err)
 		}
 		for _, s := range skips {
-			skipped = append(skipped, fmt.Sprintf("skipped %s: %s", project.ShowPath(joinShown(arg, s.Path)), s.Reason))
+			skipped = append(skipped, Skip{Path: joinShown(arg, s.Path), Kind: s.Kind(), Reason: s.Reason})
 		}
 		for _, f := range walked {
 			files = append(files, TokenFile{FS: dir, Path: f.Path, Shown: project.ShowPath(joinShown(arg, f.Path))})
@@ -82,7 +87,7 @@ func joinShown(arg, rel string) string {
 // Cancelling ctx leaves the files not yet counted with its error. An
 // unknown tokenizer is err.
 func CountFiles(ctx context.Context, tokenizerName string, files []TokenFile, progress func(done int)) (counts []int, errs []error, err error) {
-	tok, err := tokenizer.Get(cmp.Or(tokenizerName, tokenizer.Default))
+	tok, err := getTokenizer(cmp.Or(tokenizerName, tokenizer.Default))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +44,7 @@ type AssembleOptions struct {
 	Limit           int
 	ToEvidence      string // --to-evidence DIR: export into a new workspace
 	NoRedact        bool   // --no-redact: secrets left in the output
+	Verbose         bool   // -v: each skipped file, not only their counts
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -65,6 +65,12 @@ func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 	fs.StringVar(&o.WalkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
 	_ = fs.MarkHidden("walk-order")
+}
+
+// addVerboseFlag adds -v/--verbose, to commands whose plans can skip
+// files.
+func (o *AssembleOptions) addVerboseFlag(fs *pflag.FlagSet) {
+	fs.BoolVarP(&o.Verbose, "verbose", "v", false, cmdutil.VerboseUsage)
 }
 
 // addLinkFlags adds the flags of commands that follow artifact links.
@@ -176,12 +182,7 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 		target, req.FreeText = o.stdinQuery, true
 	}
 	res, err := p.Context(ctx, target, req)
-	var se *app.SourceError
-	var te *app.TargetError
-	if errors.As(err, &se) || errors.As(err, &te) {
-		err = cmdutil.WrapUsage(err)
-	}
-	return res, p, err
+	return res, p, err // a *app.SourceError or *app.TargetError is a usage error (cmdutil.IsUsage)
 }
 
 // readQuery reads the query of the target - from standard input, unless
@@ -226,7 +227,7 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	}
 	o.record(p, req, res)
 	if o.ToEvidence != "" {
-		o.IO.WarnAll(res.Plan.Warnings)
+		o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)
 		return evidencecmd.Export(o.IO, p, o.ToEvidence, &res.Plan)
 	}
 	return o.write(res)
@@ -237,6 +238,6 @@ func (o *AssembleOptions) write(res *app.Result) error {
 	if _, err := o.IO.Out.Write(res.Output); err != nil {
 		return err
 	}
-	o.IO.WarnAll(res.Plan.Warnings)
+	o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)
 	return nil
 }

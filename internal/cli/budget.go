@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -70,7 +69,8 @@ func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Co
   ctxpack budget "invoice rounding drifts" --budget 8000 --show-allocation
   ctxpack budget src/ --budget 4000 --show-allocation --format json
   echo "why does the cache miss" | ctxpack budget - --show-allocation`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("TARGET", "a task id, a path, or free text; - reads it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Target = args[0]
 			if runF != nil {
@@ -82,9 +82,11 @@ func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Co
 	fs := cmd.Flags()
 	fs.BoolVar(&o.ShowAllocation, "show-allocation", false, "assemble, and show each tier's parts, the subtotals and a summary")
 	o.addFlags(fs)
+	o.addVerboseFlag(fs)
 	o.addLinkFlags(fs)
 	o.addRetrieveFlags(fs)
 	o.addRecordFlags(fs, true)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -136,7 +138,7 @@ func budgetRun(ctx context.Context, o *BudgetOptions) error {
 				o.IO.Warn("not recorded: %v", strings.TrimPrefix(err.Error(), "ctxpack: "))
 			}
 		}
-		o.IO.WarnAll(res.Plan.Warnings)
+		o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)
 		rec, doc.Allocation, doc.Mode, doc.Tokenizer = &r, a, res.Plan.Mode, res.Plan.Tokenizer
 	} else {
 		p, err := o.Project()
@@ -145,11 +147,7 @@ func budgetRun(ctx context.Context, o *BudgetOptions) error {
 		}
 		o.IO.WarnAll(p.Warnings) // nothing is assembled to bring them
 		if doc.Mode, err = p.TargetMode(o.Target); err != nil {
-			var te *app.TargetError
-			if errors.As(err, &te) {
-				err = cmdutil.WrapUsage(err)
-			}
-			return err
+			return err // a *app.TargetError is a usage error (cmdutil.IsUsage)
 		}
 		if doc.Allocation, err = p.Allocation(req, doc.Mode); err != nil {
 			return err

@@ -85,6 +85,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Comm
 	fs.StringVar(&o.Baseline, "baseline", "", "read (or with --update-baseline, write) the baseline `FILE`\n(default: check.baseline, else .baseline.json in the artifact directory)")
 	fs.BoolVar(&o.NoBaseline, "no-baseline", false, "report every finding, ignoring the baseline")
 	fs.BoolVar(&o.UpdateBaseline, "update-baseline", false, "write the current findings to the baseline and exit 0")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

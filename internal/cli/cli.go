@@ -17,10 +17,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/spf13/cobra"
 )
 
 // Main runs ctxpack with the process's arguments and streams.
@@ -34,17 +34,18 @@ func Main() int {
 func Run(ctx context.Context, args []string, ios *cmdutil.IOStreams) int {
 	root := newRoot(cmdutil.NewFactory(ios))
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	return exitCode(err, ios)
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitCode(cmd, err, ios)
 }
 
 // exitCode is the one place that decides which error gets which code:
-// none is ExitOK; a SilentError has its own; a UsageError (a flag cobra
-// could not parse, the wrong number of arguments, a bad value) is
-// ExitUsage, with a pointer to --help; an *app.EmptyError (nothing found,
-// or nothing fits) is ExitEmpty, after its warnings; anything else is
-// ExitFailure.
-func exitCode(err error, ios *cmdutil.IOStreams) int {
+// none is ExitOK; a SilentError has its own; a usage error (cmdutil.IsUsage:
+// a flag cobra could not parse, the wrong number of arguments, a value a
+// flag does not take) is ExitUsage, with a pointer to the --help of cmd,
+// the command that ran; an *app.EmptyError (nothing found, or nothing
+// fits) is ExitEmpty, after its warnings; anything else is ExitFailure.
+// The message is cmdutil.Message's, in the facade's words.
+func exitCode(cmd *cobra.Command, err error, ios *cmdutil.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -56,10 +57,13 @@ func exitCode(err error, ios *cmdutil.IOStreams) int {
 	if errors.As(err, &ee) {
 		ios.WarnAll(ee.Warnings) // what explains the empty result: files skipped
 	}
-	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", strings.TrimPrefix(err.Error(), "ctxpack: "))
-	var ue cmdutil.UsageError
-	if errors.As(err, &ue) {
-		fmt.Fprintln(ios.ErrOut, "Run 'ctxpack --help' for usage.")
+	fmt.Fprintf(ios.ErrOut, "ctxpack: %s\n", cmdutil.Message(err))
+	if cmdutil.IsUsage(err) {
+		help := "ctxpack --help"
+		if cmd != nil && cmd.HasParent() {
+			help = cmd.CommandPath() + " --help"
+		}
+		fmt.Fprintf(ios.ErrOut, "Run '%s' for usage.\n", help)
 		return cmdutil.ExitUsage
 	}
 	if ee != nil {

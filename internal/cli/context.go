@@ -77,7 +77,8 @@ and line span, ranked in render order, each whole.`,
   ctxpack context "invoice rounding" --sources memories,code,experiences,values,commits --budget 2000
   ctxpack context "retry the payment webhook" --sources artifacts,experiences --task TASK-042
   ctxpack context "invoice rounding" --budget 6000 --to-evidence ctx/`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("TARGET", "a task id, a path, or free text; - reads it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Target = args[0]
 			if runF != nil {
@@ -88,6 +89,7 @@ and line span, ranked in render order, each whole.`,
 	}
 	fs := cmd.Flags()
 	o.addFlags(fs)
+	o.addVerboseFlag(fs)
 	o.addLinkFlags(fs)
 	o.addRetrieveFlags(fs)
 	fs.StringSliceVar(&o.Sources, "sources", nil, "sources mode: search these sources (`LIST` of memories, code,\nexperiences, values, commits, artifacts)")
@@ -95,5 +97,6 @@ and line span, ranked in render order, each whole.`,
 	fs.IntVar(&o.Limit, "limit", 0, "sources mode: at most `N` items from each source's search (default 20)")
 	fs.StringVar(&o.ToEvidence, "to-evidence", "", "write the parts assembled into a new evidence workspace `DIR` (ctx/)\ninstead of printing them: each whole, from its file and lines")
 	o.addRecordFlags(fs, true)
+	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }

@@ -31,6 +31,8 @@ budget, with how many more tokens would have kept it. Takes the flags of
 		Example: `  ctxpack explain TASK-042 DEC-BILLING-003 --budget 600
   ctxpack explain TASK-042 NORM-ASYNC-001 --link-depth 1 --format json`,
 		Args: cmdutil.ExactArgs(2),
+		Annotations: cmdutil.ArgHelp("TASK-ID", "the task whose context holds the artifact",
+			"ARTIFACT-ID", "the artifact to explain"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Task, o.Artifact = args[0], args[1]
 			if runF != nil {
@@ -41,6 +43,7 @@ budget, with how many more tokens would have kept it. Takes the flags of
 	}
 	o.addFlags(cmd.Flags())
 	o.addLinkFlags(cmd.Flags())
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -31,7 +31,8 @@ Graphviz dot (--format dot; render with 'dot -Tsvg'). Artifacts left out for
 their status or for being missing are drawn dashed.`,
 		Example: `  ctxpack graph TASK-042 > docs/task-042.mmd
   ctxpack graph TASK-042 --format dot | dot -Tsvg > task-042.svg`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("ID", "an artifact id; 'ctxpack list' shows them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -41,6 +42,7 @@ their status or for being missing are drawn dashed.`,
 		},
 	}
 	cmd.Flags().IntVar(&o.LinkDepth, "link-depth", 0, "follow at most `N` links (default no limit)")
+	cmdutil.SetFormats(cmd, "mermaid", "dot")
 	return cmd
 }
 

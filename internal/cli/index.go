@@ -106,6 +106,7 @@ func NewCmdIndex(f *cmdutil.Factory, runF func(*IndexOptions) error) *cobra.Comm
 	cmd.Flags().BoolVar(&o.Status, "status", false, "print what the index holds and what is stale, and change nothing")
 	cmd.Flags().BoolVar(&o.NoCommits, "no-commits", false, "do not read the git history into the store (.ctxpack/sources.db)")
 	o.Index.Add(cmd.Flags())
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -41,6 +41,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 	}
 	cmd.Flags().StringVar(&o.Type, "type", "", "only artifacts of `TYPE`: identity, task, spec, decision, norm")
 	cmd.Flags().StringVar(&o.Status, "status", "", "only artifacts with `STATUS`")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -53,7 +53,9 @@ agent reads; the JSON around it is for tools.`,
 	}
 	fs := cmd.Flags()
 	o.addFlags(fs)
+	o.addVerboseFlag(fs)
 	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
 	o.addRecordFlags(fs, false)
+	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }

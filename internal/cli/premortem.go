@@ -45,7 +45,8 @@ func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *co
 		Example: `  ctxpack premortem debugging
   ctxpack premortem debugging --strategy systematic-elimination --budget 2000
   ctxpack premortem feature --format json`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("DOMAIN", "the domain whose experiences to read"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Domain = args[0]
 			if runF != nil {
@@ -63,6 +64,7 @@ func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *co
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from which state")
 	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 	o.addRecordFlags(fs, false)
+	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }
 

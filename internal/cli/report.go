@@ -62,6 +62,7 @@ func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Co
 		},
 	}
 	cmd.Flags().IntVar(&o.Last, "last", 10, "print the last `N` records (0: all)")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

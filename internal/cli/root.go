@@ -39,6 +39,11 @@ func newRoot(f *cmdutil.Factory) *cobra.Command {
 		},
 	}
 	f.SetupRoot(root)
+	// --version prints what 'ctxpack version' prints. The flag is made
+	// here, without cobra's -v, which -v/--verbose has.
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version, as 'ctxpack version' does")
 	root.AddGroup(
 		&cobra.Group{ID: "assemble", Title: "Assemble context:"},
 		&cobra.Group{ID: "artifacts", Title: "Artifacts (.ctxpack/ or .contextia/):"},

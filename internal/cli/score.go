@@ -70,7 +70,8 @@ func NewCmdScore(f *cmdutil.Factory, runF func(*ScoreOptions) error) *cobra.Comm
 		Example: `  ctxpack score src/billing/invoice/generator.py --task "invoice totals drift by a cent"
   ctxpack score internal/index/search.go --task TASK-042 --format json
   git log -1 --format=%B | ctxpack score cmd/main.go --task -`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("FILE", "the file to score"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			if runF != nil {
@@ -83,6 +84,7 @@ func NewCmdScore(f *cmdutil.Factory, runF func(*ScoreOptions) error) *cobra.Comm
 	fs.StringVar(&o.Task, "task", "", "the task: free text, an artifact id, or - (standard input); required")
 	fs.BoolVar(&o.NoUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")
 	o.Index.Add(fs)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

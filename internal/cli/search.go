@@ -72,7 +72,8 @@ func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Co
 		Example: `  ctxpack search "invoice total rounding"
   ctxpack search HTTPServer --files --k 5
   echo "why does the cache miss after a rename" | ctxpack search - --format json`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("QUERY", "the text to search for; - reads it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Query = args[0]
 			if runF != nil {
@@ -87,6 +88,7 @@ func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Co
 	fs.BoolVar(&o.Explain, "explain", false, "print each signal's contribution to the score")
 	fs.BoolVar(&o.NoUpdate, "no-update", false, "search the index as it is, without bringing it up to date first")
 	o.Index.Add(fs)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

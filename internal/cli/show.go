@@ -27,7 +27,8 @@ first section), detailed (and every heading with its first paragraph) or full
 (the default), in the output format (--format).`,
 		Example: `  ctxpack show SPEC-BILLING-001 --depth summary
   ctxpack show identity --format json`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("ID", "an artifact id; 'ctxpack list' shows them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -37,6 +38,7 @@ first section), detailed (and every heading with its first paragraph) or full
 		},
 	}
 	cmd.Flags().StringVar(&o.Depth, "depth", "full", "`LEVEL`: meta, summary, detailed, full")
+	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }
 

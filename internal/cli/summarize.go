@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
@@ -17,8 +18,9 @@ type SummarizeOptions struct {
 	Project func() (*app.Project, error) // prints the configuration's warnings
 
 	File  string
-	Level string
+	Depth string // --depth, or the deprecated --level
 	Cache bool
+	Level bool // the deprecated --level was given
 }
 
 const summarizeLong = `Print FILE at a level, as ctxpack puts it in a context, and the tokens of
@@ -62,13 +64,15 @@ func NewCmdSummarize(f *cmdutil.Factory, runF func(*SummarizeOptions) error) *co
 		Use:   "summarize FILE",
 		Short: "Print a file at a level (full, detailed, summary, meta) with each level's tokens",
 		Long:  summarizeLong,
-		Example: `  ctxpack summarize internal/index/search.go --level detailed
-  ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --level summary
-  ctxpack summarize README.md --level meta --format json
-  ctxpack summarize big.py --level summary --cache`,
-		Args: cmdutil.ExactArgs(1),
+		Example: `  ctxpack summarize internal/index/search.go --depth detailed
+  ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --depth summary
+  ctxpack summarize README.md --depth meta --format json
+  ctxpack summarize big.py --depth summary --cache`,
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("FILE", "the file to summarize"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
+			o.Level = cmd.Flags().Changed("level")
 			if runF != nil {
 				return runF(o)
 			}
@@ -76,8 +80,15 @@ func NewCmdSummarize(f *cmdutil.Factory, runF func(*SummarizeOptions) error) *co
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.Level, "level", "summary", "`LEVEL`: full, detailed, summary, meta (or stub)")
+	fs.StringVar(&o.Depth, "depth", "summary", "`LEVEL` to print: full, detailed, summary, meta (or stub)")
+	// --level was this flag's name before --depth, the name every other
+	// command gives a level; it still works, hidden from the help, with a
+	// warning on standard error. (Not MarkDeprecated: cobra prints pflag's
+	// notice to standard output, into what the command prints.)
+	fs.StringVar(&o.Depth, "level", "summary", "`LEVEL`: the old name of --depth")
+	_ = fs.MarkHidden("level")
 	fs.BoolVar(&o.Cache, "cache", false, "keep and reuse the levels in .ctxpack/cache/summaries/")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -85,14 +96,17 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 	if err := o.Globals.TextOrJSON("summarize"); err != nil {
 		return err
 	}
-	if err := app.CheckDepth(o.Level); err != nil {
-		return cmdutil.Usagef("summarize: --level must be full, detailed, summary or meta (got %q)", o.Level)
+	if o.Level {
+		o.IO.Warn("summarize: --level is deprecated: use --depth, as every other command names a level")
+	}
+	if err := app.CheckDepth(o.Depth); err != nil {
+		return err // a *app.ValueError: a usage error
 	}
 	p, err := o.Project()
 	if err != nil {
 		return err
 	}
-	s, err := p.Summarize(ctx, o.File, app.SummarizeOptions{Level: o.Level, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
+	s, err := p.Summarize(ctx, o.File, app.SummarizeOptions{Level: o.Depth, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
 	if err != nil {
 		return err
 	}
@@ -109,6 +123,10 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 		note = fmt.Sprintf("; no %s level: shown at %s", s.Level, s.Shown)
 	}
 	fmt.Fprintf(o.IO.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", s.Path, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
-	_, err = o.IO.Out.Write([]byte(s.Text))
+	text := s.Text
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n" // a level cut from the text may end mid-line; the output ends its line
+	}
+	_, err = io.WriteString(o.IO.Out, text)
 	return err
 }

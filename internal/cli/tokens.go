@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
@@ -15,7 +17,8 @@ type TokensOptions struct {
 	IO      *cmdutil.IOStreams
 	Globals *cmdutil.Globals
 
-	Paths []string
+	Paths   []string
+	Verbose bool // -v: each skipped file, not only their counts
 }
 
 // NewCmdTokens is 'ctxpack tokens PATH...': the tokens of files.
@@ -24,7 +27,9 @@ func NewCmdTokens(f *cmdutil.Factory, runF func(*TokensOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "tokens PATH...",
 		Short: "Count the tokens of files as a model's tokenizer does",
-		Long: `Print COUNT<TAB>PATH for every file, then COUNT<TAB>total.
+		Long: `Print COUNT<TAB>PATH for every file, then COUNT<TAB>total; --format json
+prints {"tokenizer", "files": [{"path", "tokens"}], "total", "skipped":
+[{"path", "reason"}]}.
 
 Directories are walked in bytewise path order, honouring .gitignore and
 .ctxpackignore; binary files are skipped with a warning. What is not a
@@ -38,7 +43,8 @@ emits it: each maximal ill-formed byte sequence replaced by one U+FFFD, as
 browsers and Node.js decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
-		Args: cmdutil.MinimumArgs(1),
+		Args:        cmdutil.MinimumArgs(1),
+		Annotations: cmdutil.ArgHelp("PATH", "a file or directory to count"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			if runF != nil {
@@ -47,12 +53,14 @@ browsers and Node.js decode it.`,
 			return tokensRun(cmd.Context(), o)
 		},
 	}
+	cmd.Flags().BoolVarP(&o.Verbose, "verbose", "v", false, cmdutil.VerboseUsage)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 
 func tokensRun(ctx context.Context, o *TokensOptions) error {
 	if err := app.CheckTokenizer(o.Globals.Tokenizer); err != nil {
-		return cmdutil.WrapUsage(err)
+		return err // a *app.ValueError: a usage error
 	}
 	base, err := o.Globals.Base()
 	if err != nil {
@@ -62,7 +70,7 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	o.IO.WarnAll(skipped)
+	o.IO.WarnSkipped(app.SkipWarnings(skipped, app.TokensTooLarge), skipped, o.Verbose)
 
 	prog := o.IO.Progress("counting", len(jobs))
 	counts, errs, err := app.CountFiles(ctx, o.Globals.Tokenizer, jobs, prog.Set)
@@ -71,19 +79,30 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 		return err
 	}
 
+	rep := app.TokenReport{Tokenizer: cmp.Or(o.Globals.Tokenizer, app.DefaultTokenizer), Files: []app.TokenCount{}, Skipped: []app.TokenSkip{}}
+	for _, s := range skipped {
+		rep.Skipped = append(rep.Skipped, app.TokenSkip{Path: s.Path, Reason: s.Reason})
+	}
 	var out strings.Builder
-	total, failed := 0, 0
+	failed := 0
 	for i, j := range jobs {
 		if errs[i] != nil {
 			o.IO.Warn("skipped %s: %v", j.Shown, errs[i])
+			rep.Skipped = append(rep.Skipped, app.TokenSkip{Path: j.Shown, Reason: errs[i].Error()})
 			failed++
 			continue
 		}
 		fmt.Fprintf(&out, "%d\t%s\n", counts[i], j.Shown)
-		total += counts[i]
+		rep.Files = append(rep.Files, app.TokenCount{Path: j.Shown, Tokens: counts[i]})
+		rep.Total += counts[i]
 	}
-	fmt.Fprintf(&out, "%d\ttotal\n", total)
-	if _, err := o.IO.Out.Write([]byte(out.String())); err != nil {
+	fmt.Fprintf(&out, "%d\ttotal\n", rep.Total)
+	if o.Globals.JSON() {
+		err = cmdutil.WriteJSON(o.IO.Out, rep)
+	} else {
+		_, err = io.WriteString(o.IO.Out, out.String())
+	}
+	if err != nil {
 		return err
 	}
 	if failed > 0 {

@@ -35,7 +35,8 @@ TARGET and the flags are those of 'ctxpack context'.`,
 		Example: `  ctxpack verify TASK-042 --budget 4000
   ctxpack verify . --budget 8000
   ctxpack verify internal/ --tokenizer cl100k_base --overflow truncate`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("TARGET", "a task id, a path, or free text"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Target = args[0]
 			if runF != nil {
@@ -143,7 +144,12 @@ func verifyRun(ctx context.Context, o *AssembleOptions) error {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		label := fmt.Sprintf("GOMAXPROCS=%d, %s walk", r.procs, map[bool]string{false: "sorted", true: "reversed"}[r.reverse])
 		if err := cmd.Run(); err != nil {
-			msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stderr.String()), "Run 'ctxpack --help' for usage."))
+			// Its message without the pointer to --help, which this run's
+			// error gets again.
+			msg := strings.TrimSpace(stderr.String())
+			if i := strings.LastIndex(msg, "\nRun '"); i >= 0 && strings.HasSuffix(msg, "' for usage.") {
+				msg = msg[:i]
+			}
 			msg = strings.TrimPrefix(msg, "ctxpack: ")
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.ExitCode() == cmdutil.ExitUsage {

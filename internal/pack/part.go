@@ -282,9 +282,11 @@ type Options struct {
 	// in the order it went through the parts, instead of all in rank
 	// order.
 	DroppedByStage bool
-	// Paths and Warnings are the collector's, reported as is (Paths sorted).
+	// Paths, Warnings and Skipped are the collector's, reported as is
+	// (Paths sorted).
 	Paths    []string
 	Warnings []string
+	Skipped  []render.Skip
 	// Secrets, when set, is the redact stage's scanner: every text of
 	// every part is scanned and each secret found replaced by a marker
 	// naming its rule before anything is counted, and the plan lists the

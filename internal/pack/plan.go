@@ -114,6 +114,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		plan.Paths = []string{}
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
+	plan.Skipped = o.Skipped
 
 	for i, it := range list {
 		ch := chosen[it]

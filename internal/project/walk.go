@@ -44,6 +44,37 @@ type Skipped struct {
 	Reason string // "binary", "too large (3.2 MiB > 1 MiB limit)", "unreadable: …", "symlink outside root", …
 }
 
+// The kinds of reasons a walk skips a file for (Skipped.Kind), by which
+// skipped files are counted.
+const (
+	SkipBinary     = "binary"
+	SkipTooLarge   = "too large"
+	SkipSecretFile = "secrets file"
+	SkipUnreadable = "unreadable"
+	SkipSymlink    = "symlink"
+	SkipSpecial    = "not a regular file"
+	SkipName       = "name"
+)
+
+// Kind is the kind of s's reason: one of the Skip constants.
+func (s Skipped) Kind() string {
+	switch r := s.Reason; {
+	case r == "binary":
+		return SkipBinary
+	case strings.HasPrefix(r, "too large"):
+		return SkipTooLarge
+	case r == SecretFileReason:
+		return SkipSecretFile
+	case strings.HasPrefix(r, "unreadable"):
+		return SkipUnreadable
+	case strings.HasPrefix(r, "symlink"):
+		return SkipSymlink
+	case r == "not a regular file":
+		return SkipSpecial
+	}
+	return SkipName // NameProblem's reasons
+}
+
 // WalkOptions configures Walk. The zero value walks with the defaults and
 // leaves out hidden files.
 type WalkOptions struct {

@@ -31,7 +31,11 @@ type Plan struct {
 	Redactions []Redaction `json:"redactions,omitempty"`
 	Paths      []string    `json:"paths"`
 	Warnings   []string    `json:"warnings"`
-	Metrics    Metrics     `json:"metrics"`
+	// Skipped are the files the walk passed over, each with why, in path
+	// order: the warnings count them by kind when they are many. Absent
+	// when none was skipped.
+	Skipped []Skip  `json:"skipped,omitempty"`
+	Metrics Metrics `json:"metrics"`
 	// Shares are the budget's division among sources (sources mode,
 	// premortem): what each source is entitled to and the item cap
 	// reckoned from it. Absent in the other modes.
@@ -42,6 +46,13 @@ type Plan struct {
 	// never share one.
 	Digest  string `json:"digest"`
 	Content string `json:"content"`
+}
+
+// Skip is a file a walk found and did not read, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Kind   string `json:"kind"` // binary, too large, secrets file, unreadable, symlink, not a regular file, name
+	Reason string `json:"reason"`
 }
 
 // Share is one source's part of the budget.

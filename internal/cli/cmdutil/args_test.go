@@ -2,47 +2,64 @@ package cmdutil
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/spf13/cobra"
 )
 
-// TestArgs: each validator accepts what cobra's accepts and says what
-// cobra's says, word for word, as a UsageError.
+// TestArgs: each validator accepts what cobra's of the same name accepts
+// and names the command and the arguments missing or too many, as a
+// UsageError.
 func TestArgs(t *testing.T) {
 	root := &cobra.Command{Use: "ctxpack"}
+	show := &cobra.Command{Use: "show ID", Annotations: ArgHelp("ID", "an artifact id")}
+	explain := &cobra.Command{Use: "explain TASK-ID ARTIFACT-ID"}
+	tokens := &cobra.Command{Use: "tokens PATH..."}
+	toggle := &cobra.Command{Use: "toggle ID | toggle on|off ID|RANGE"}
 	group := &cobra.Command{Use: "memory"}
-	root.AddCommand(group)
+	group.AddCommand(&cobra.Command{Use: "add TEXT|-"}, &cobra.Command{Use: "list"})
+	list := &cobra.Command{Use: "list"}
+	root.AddCommand(show, explain, tokens, toggle, group, list)
+	for _, c := range append(root.Commands(), group.Commands()...) {
+		if c != group {
+			c.Run = func(*cobra.Command, []string) {} // suggestions are of runnable commands
+		}
+	}
 	for _, tc := range []struct {
-		name        string
-		ours, cobra cobra.PositionalArgs
+		v    cobra.PositionalArgs
+		cmd  *cobra.Command
+		args []string
+		want string // "" accepts
 	}{
-		{"NoArgs", NoArgs, cobra.NoArgs},
-		{"ExactArgs(1)", ExactArgs(1), cobra.ExactArgs(1)},
-		{"ExactArgs(2)", ExactArgs(2), cobra.ExactArgs(2)},
-		{"MinimumArgs(1)", MinimumArgs(1), cobra.MinimumNArgs(1)},
-		{"RangeArgs(1, 2)", RangeArgs(1, 2), cobra.RangeArgs(1, 2)},
+		{ExactArgs(1), show, []string{"a"}, ""},
+		{ExactArgs(1), show, nil, "show: missing ID (an artifact id)"},
+		{ExactArgs(1), show, []string{"a", "b"}, `show: takes one argument, ID, got 2: "a" "b" (quote an argument that holds spaces)`},
+		{ExactArgs(2), explain, nil, "explain: missing TASK-ID and ARTIFACT-ID"},
+		{ExactArgs(2), explain, []string{"a"}, "explain: missing ARTIFACT-ID"},
+		{ExactArgs(2), explain, []string{"a", "b", "c"}, `explain: takes 2 arguments, TASK-ID ARTIFACT-ID, got 3: "a" "b" "c" (quote an argument that holds spaces)`},
+		{MinimumArgs(1), tokens, nil, "tokens: missing PATH"},
+		{MinimumArgs(1), tokens, []string{"a", "b", "c"}, ""},
+		{RangeArgs(1, 2), toggle, nil, "toggle: missing ID"},
+		{RangeArgs(1, 2), toggle, []string{"a", "b"}, ""},
+		{RangeArgs(1, 2), toggle, []string{"a", "b", "c"}, `toggle: takes at most 2 arguments, got 3: "a" "b" "c" (quote an argument that holds spaces)`},
+		{NoArgs, list, nil, ""},
+		{NoArgs, list, []string{"x"}, `list: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
+		{NoArgs, group, []string{"ad"}, `unknown command "ad" for "ctxpack memory"; did you mean "add"?`},
+		{NoArgs, group, []string{"frob"}, `unknown command "frob" for "ctxpack memory"`},
+		{NoArgs, root, []string{"shwo"}, `unknown command "shwo" for "ctxpack"; did you mean "show"?`},
 	} {
-		for _, cmd := range []*cobra.Command{root, group} {
-			for n := range 4 {
-				args := []string{"a", "b", "c"}[:n]
-				t.Run(fmt.Sprintf("%s/%s/%d", tc.name, cmd.Name(), n), func(t *testing.T) {
-					got, want := tc.ours(cmd, args), tc.cobra(cmd, args)
-					if (got == nil) != (want == nil) {
-						t.Fatalf("error %v, cobra's %v", got, want)
-					}
-					if got == nil {
-						return
-					}
-					if got.Error() != want.Error() {
-						t.Errorf("message %q, cobra's %q", got, want)
-					}
-					if !errors.As(got, new(UsageError)) {
-						t.Errorf("%T is not a UsageError", got)
-					}
-				})
+		err := tc.v(tc.cmd, tc.args)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s %q: %v, want no error", tc.cmd.Name(), tc.args, err)
 			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s %q: %v, want %q", tc.cmd.Name(), tc.args, err, tc.want)
+		}
+		if !errors.As(err, new(UsageError)) {
+			t.Errorf("%s %q: %T is not a UsageError", tc.cmd.Name(), tc.args, err)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package cmdutil
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +34,7 @@ func (f *Factory) SetupRoot(root *cobra.Command) {
 	root.SilenceErrors = true
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(FlagErrorFunc)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return f.Globals.CheckFormat(cmd) }
 	f.Globals.addFlags(root.PersistentFlags())
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
@@ -107,6 +110,61 @@ func (g *Globals) Base() (string, error) {
 		return "", Usagef("-C: %s is not a directory", g.Dir)
 	}
 	return d, nil
+}
+
+// formatsKey is the annotation that lists the formats a command prints.
+const formatsKey = "cmdutil.formats"
+
+// AnyFormat is what a command that prints every format the facade
+// renders takes (the facade checks the value: a *app.ValueError).
+const AnyFormat = "*"
+
+// SetFormats says which --format values cmd prints, the first its
+// default: AnyFormat, or a list such as "text", "json". A command
+// without any prints text only.
+func SetFormats(cmd *cobra.Command, formats ...string) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[formatsKey] = strings.Join(formats, ",")
+}
+
+// Formats are the --format values cmd prints: its own SetFormats, else
+// its group's, else text.
+func Formats(cmd *cobra.Command) []string {
+	for c := cmd; c != nil; c = c.Parent() {
+		if v, ok := c.Annotations[formatsKey]; ok {
+			return strings.Split(v, ",")
+		}
+	}
+	return []string{"text"}
+}
+
+// CheckFormat refuses a --format the command does not print, so that
+// none is silently ignored: every command runs it before its work (the
+// root's PersistentPreRunE).
+func (g *Globals) CheckFormat(cmd *cobra.Command) error {
+	takes := Formats(cmd)
+	if g.Format == "" || slices.Contains(takes, AnyFormat) || slices.Contains(takes, g.Format) {
+		return nil
+	}
+	prefix := ""
+	if n := CommandName(cmd); n != "" {
+		prefix = n + ": "
+	}
+	msg := fmt.Sprintf("%s--format %q is not one this command prints: it prints %s", prefix, g.Format, orList(takes))
+	if s := app.Suggest(g.Format, takes); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return Usagef("%s", msg)
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // JSON reports whether --format asks for json.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"golang.org/x/term"
 )
 
@@ -97,3 +98,18 @@ func (p *Progress) Done() {
 		fmt.Fprint(p.s.ErrOut, "\r\x1b[K")
 	}
 }
+
+// WarnSkipped prints the warnings of a plan or a count, and with verbose
+// (-v) each skipped file when the warnings only counted them
+// (app.SkipWarnings).
+func (s *IOStreams) WarnSkipped(warnings []string, skipped []app.Skip, verbose bool) {
+	s.WarnAll(warnings)
+	if verbose && len(skipped) > app.SkipListMax {
+		for _, k := range skipped {
+			s.Warn("skipped %s: %s", app.ShowPath(k.Path), k.Reason)
+		}
+	}
+}
+
+// VerboseUsage is the help of -v/--verbose.
+const VerboseUsage = "list each file skipped (binary, too large, a secrets file…), not only\ntheir count by kind when there are more than 10"

@@ -44,7 +44,8 @@ active file, and its share of the budget.`,
   ctxpack evidence add - --role user < request.md
   ctxpack evidence add tests/flow_test.sh --rank 200
   ctxpack evidence add config/example.yaml --link`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("SELECTOR", "PATH[::RANGE][#TAGS], or - for text on standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.readDir(cmd)
 			o.Add.Selector = args[0]
@@ -66,6 +67,7 @@ active file, and its share of the budget.`,
 	cmd.Flags().StringVar(&o.Add.Role, "role", "", "`ROLE`: system, user or evidence (default evidence)")
 	cmd.Flags().StringVar(&o.Add.Kind, "kind", "", "the file's `KIND` (default from the file name)")
 	cmd.Flags().BoolVar(&o.Add.Link, "link", false, "write a .link file that reads the selector afresh at each assembly")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -33,7 +34,9 @@ overflow strategies apply (--overflow; default degrade): the highest-ranked
 evidence is shown as a stub, then dropped, first; system and user files are
 never dropped (if they alone exceed the budget, it fails and says so).
 ctxplan.json lists every file with its status and why (see 'evidence plan').
-The same workspace gives the same bytes, wherever it is.`,
+The same workspace gives the same bytes, wherever it is. It prints the two
+files' paths, sizes and tokens; --format json prints {"prompt", "plan_file",
+"plan"} (the plan as ctxplan.json holds it).`,
 		Example: `  ctxpack evidence assemble --budget 8000
   ctxpack evidence assemble --overflow truncate --flow-id fix-parser
   ctxpack evidence assemble --dry-run | less`,
@@ -49,6 +52,7 @@ The same workspace gives the same bytes, wherever it is.`,
 	o.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&o.Out, "out", "", "write into `DIR` (in the project) instead of build/ beside the workspace")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print prompt.mdctx instead of writing the files")
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -65,6 +69,15 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	prompt, plan, err := p.WriteEvidence(ws, res, o.Out)
 	if err != nil {
 		return err
+	}
+	if o.Globals.JSON() {
+		// What the MCP evidence_assemble tool gives: the two files and the
+		// plan.
+		return cmdutil.WriteJSON(o.IO.Out, struct {
+			Prompt   string           `json:"prompt"`
+			PlanFile string           `json:"plan_file"`
+			Plan     app.EvidencePlan `json:"plan"`
+		}{prompt, plan, res.Plan})
 	}
 	shown := 0
 	for _, pt := range res.Plan.Parts {

@@ -161,6 +161,7 @@ func planCommand(f *cmdutil.Factory, cmd *cobra.Command, runF func(*PlanOptions)
 		return run(cmd.Context(), o)
 	}
 	o.addFlags(cmd.Flags())
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

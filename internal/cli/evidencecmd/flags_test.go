@@ -39,8 +39,8 @@ func TestNewCmdAdd(t *testing.T) {
 		{Name: "ctx before", Args: "evidence --ctx flows/a add x", Want: AddOptions{WorkspaceOptions: ws("flows/a"), Add: app.AddRequest{Selector: "x", Rank: -1}}},
 		{Name: "ctx after", Args: "ev add x --ctx flows/b --budget 100", Want: AddOptions{WorkspaceOptions: ws("flows/b"), Add: app.AddRequest{Selector: "x", Rank: -1}}, Globals: cmdutil.Globals{Budget: 100}},
 		{Name: "bad rank", Args: "evidence add x --rank 1000", WantErr: `--rank: evidence: rank "1000" is not a number from 0 to 999`},
-		{Name: "no selector", Args: "evidence add", WantErr: "accepts 1 arg(s), received 0"},
-		{Name: "not an assembly", Args: "evidence add x --overflow drop", WantErr: "unknown flag: --overflow"},
+		{Name: "no selector", Args: "evidence add", WantErr: "evidence add: missing SELECTOR (PATH[::RANGE][#TAGS], or - for text on standard input)"},
+		{Name: "not an assembly", Args: "evidence add x --overflow drop", WantErr: "evidence add: unknown flag --overflow"},
 	}, NewCmdAdd, underEvidence)
 }
 
@@ -50,8 +50,8 @@ func TestNewCmdToggle(t *testing.T) {
 		{Name: "off", Args: "evidence toggle off 300-399", Want: ToggleOptions{WorkspaceOptions: ctxDir, ID: "300-399", Want: "off"}},
 		{Name: "on", Args: "evidence toggle on 300_example --ctx c", Want: ToggleOptions{WorkspaceOptions: ws("c"), ID: "300_example", Want: "on"}},
 		{Name: "neither on nor off", Args: "evidence toggle maybe x", WantErr: `evidence toggle: the first of two arguments is on or off (got "maybe")`},
-		{Name: "three", Args: "evidence toggle on a b", WantErr: "accepts between 1 and 2 arg(s), received 3"},
-		{Name: "none", Args: "evidence toggle", WantErr: "accepts between 1 and 2 arg(s), received 0"},
+		{Name: "three", Args: "evidence toggle on a b", WantErr: `evidence toggle: takes at most 2 arguments, got 3: "on" "a" "b" (quote an argument that holds spaces)`},
+		{Name: "none", Args: "evidence toggle", WantErr: "evidence toggle: missing ID"},
 	}, NewCmdToggle, underEvidence)
 }
 
@@ -64,7 +64,7 @@ func TestNewCmdAssemble(t *testing.T) {
 			Want:    AssembleOptions{PlanOptions: PlanOptions{WorkspaceOptions: ctxDir, Overflow: "truncate", Depth: "meta", FlowID: "fix-parser"}, Out: "out/", DryRun: true},
 			Globals: cmdutil.Globals{Budget: 8000},
 		},
-		{Name: "argument", Args: "evidence assemble x", WantErr: `unknown command "x" for "ctxpack evidence assemble"`},
+		{Name: "argument", Args: "evidence assemble x", WantErr: `evidence assemble: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
 	}, NewCmdAssemble, underEvidence)
 }
 
@@ -72,7 +72,7 @@ func TestNewCmdPlanCommands(t *testing.T) {
 	for name, newCmd := range map[string]clitest.NewCmd[PlanOptions]{"status": NewCmdStatus, "plan": NewCmdPlan, "budget": NewCmdBudget} {
 		clitest.RunCases(t, []clitest.Case[PlanOptions]{
 			{Name: name, Args: "evidence " + name + " --overflow drop --depth full --flow-id f --format json", Want: PlanOptions{WorkspaceOptions: ctxDir, Overflow: "drop", Depth: "full", FlowID: "f"}, Globals: cmdutil.Globals{Format: "json"}},
-			{Name: name + " argument", Args: "evidence " + name + " x", WantErr: `unknown command "x" for "ctxpack evidence ` + name + `"`},
+			{Name: name + " argument", Args: "evidence " + name + " x", WantErr: "evidence " + name + `: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
 		}, newCmd, underEvidence)
 	}
 }
@@ -81,11 +81,11 @@ func TestNewCmdWorkspaceCommands(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[RankOptions]{
 		{Name: "rank", Args: "evidence rank 100_flow_sh 50", Want: RankOptions{WorkspaceOptions: ctxDir, ID: "100_flow_sh", Rank: 50}},
 		{Name: "rank not a number", Args: "evidence rank x abc", WantErr: `evidence: rank "abc" is not a number from 0 to 999`},
-		{Name: "rank alone", Args: "evidence rank x", WantErr: "accepts 2 arg(s), received 1"},
+		{Name: "rank alone", Args: "evidence rank x", WantErr: "evidence rank: missing RANK"},
 	}, NewCmdRank, underEvidence)
 	clitest.RunCases(t, []clitest.Case[RemoveOptions]{
 		{Name: "remove", Args: "evidence rm 100_flow_sh 200_test", Want: RemoveOptions{WorkspaceOptions: ctxDir, IDs: []string{"100_flow_sh", "200_test"}}},
-		{Name: "remove nothing", Args: "evidence remove", WantErr: "requires at least 1 arg(s), only received 0"},
+		{Name: "remove nothing", Args: "evidence remove", WantErr: "evidence remove: missing ID"},
 	}, NewCmdRemove, underEvidence)
 	clitest.RunCases(t, []clitest.Case[FocusOptions]{
 		{Name: "focus", Args: "evidence focus error handling", Want: FocusOptions{WorkspaceOptions: ctxDir, Query: "error handling", Top: 20, Index: defaultIndex}},

@@ -15,7 +15,7 @@ type StaleOptions struct {
 // NewCmdStale is 'ctxpack evidence stale'.
 func NewCmdStale(f *cmdutil.Factory, runF func(*StaleOptions) error) *cobra.Command {
 	o := &StaleOptions{WorkspaceOptions: workspaceOptions(f)}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "stale",
 		Short: "List evidence whose source changed since it was added (exit 1 if any)",
 		Long: `Compare every workspace file made from a project file with that file now,
@@ -33,6 +33,8 @@ compare; links read their file afresh and are never stale.`,
 			return staleRun(o)
 		},
 	}
+	cmdutil.SetFormats(cmd, "text", "json")
+	return cmd
 }
 
 func staleRun(o *StaleOptions) error {

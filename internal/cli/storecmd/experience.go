@@ -60,6 +60,7 @@ func NewCmdExperience(f *cmdutil.Factory) *cobra.Command {
 		newCmdShow(f, experienceKind, nil),
 		newCmdRemove(f, experienceKind, nil),
 	)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -25,8 +25,8 @@ func TestNewCmdMemoryAdd(t *testing.T) {
 		{Name: "text", Args: "memory add 'a fact'", Want: MemoryAddOptions{Text: "a fact"}},
 		{Name: "flags", Args: "memory add - --category decision --importance 0", Want: MemoryAddOptions{Text: "-", Category: "decision", Importance: new(0.0)}},
 		{Name: "alias", Args: "memories add x --importance 0.8 --format json", Want: MemoryAddOptions{Text: "x", Importance: new(0.8)}, Globals: cmdutil.Globals{Format: "json"}},
-		{Name: "no text", Args: "memory add", WantErr: "accepts 1 arg(s), received 0"},
-		{Name: "two texts", Args: "memory add a b", WantErr: "accepts 1 arg(s), received 2"},
+		{Name: "no text", Args: "memory add", WantErr: "memory add: missing TEXT (the memory; - reads it from standard input)"},
+		{Name: "two texts", Args: "memory add a b", WantErr: `memory add: takes one argument, TEXT, got 2: "a" "b" (quote an argument that holds spaces)`},
 		{Name: "bad importance", Args: "memory add x --importance high", WantErr: `invalid argument "high" for "--importance" flag: strconv.ParseFloat: parsing "high": invalid syntax`},
 	}, NewCmdMemoryAdd, under(NewCmdMemory))
 }
@@ -35,7 +35,7 @@ func TestNewCmdMemoryList(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[MemoryListOptions]{
 		{Name: "all", Args: "memory list", Want: MemoryListOptions{}},
 		{Name: "category", Args: "memory ls --category fact --format json", Want: MemoryListOptions{Category: "fact"}, Globals: cmdutil.Globals{Format: "json"}},
-		{Name: "argument", Args: "memory list x", WantErr: `unknown command "x" for "ctxpack memory list"`},
+		{Name: "argument", Args: "memory list x", WantErr: `memory list: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
 	}, NewCmdMemoryList, under(NewCmdMemory))
 }
 
@@ -51,7 +51,7 @@ func TestNewCmdExperienceAdd(t *testing.T) {
 				Set:        []string{"domain", "outcome", "root-cause", "lesson", "iterations"},
 			},
 		},
-		{Name: "argument", Args: "experience add x", WantErr: `unknown command "x" for "ctxpack experience add"`},
+		{Name: "argument", Args: "experience add x", WantErr: `experience add: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
 	}, NewCmdExperienceAdd, under(NewCmdExperience))
 }
 
@@ -88,7 +88,7 @@ func TestNewCmdExperienceList(t *testing.T) {
 func TestNewCmdValue(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[ValueAddOptions]{
 		{Name: "add", Args: "value add 'sum first' --axis full --tag billing,debugging --tag bisect", Want: ValueAddOptions{Text: "sum first", Axis: "full", Tags: []string{"billing", "debugging", "bisect"}}},
-		{Name: "add nothing", Args: "value add", WantErr: "accepts 1 arg(s), received 0"},
+		{Name: "add nothing", Args: "value add", WantErr: "value add: missing TEXT (the value; - reads it from standard input)"},
 	}, NewCmdValueAdd, under(NewCmdValue))
 	clitest.RunCases(t, []clitest.Case[ValueListOptions]{
 		{Name: "list", Args: "values list --axis root_cause", Want: ValueListOptions{Axis: "root_cause"}},
@@ -96,7 +96,7 @@ func TestNewCmdValue(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[ValueDeriveOptions]{
 		{Name: "derive defaults", Args: "value derive --format json", Want: ValueDeriveOptions{MinSize: app.DefaultMinClusterSize, Threshold: app.DefaultDeriveThreshold}, Globals: cmdutil.Globals{Format: "json"}},
 		{Name: "derive flags", Args: "value derive --axis root_cause --min-size 4 --threshold 0.3 --add", Want: ValueDeriveOptions{Axis: "root_cause", MinSize: 4, Threshold: 0.3, Add: true}},
-		{Name: "derive argument", Args: "value derive x", WantErr: `unknown command "x" for "ctxpack value derive"`},
+		{Name: "derive argument", Args: "value derive x", WantErr: `value derive: takes no arguments, got 1: "x" (quote an argument that holds spaces)`},
 	}, NewCmdValueDerive, under(NewCmdValue))
 }
 
@@ -111,7 +111,7 @@ func TestNewCmdRows(t *testing.T) {
 	}
 	clitest.RunCases(t, []clitest.Case[ItemOptions]{
 		{Name: "show", Args: "value show value:7", Want: ItemOptions{Arg: "value:7"}},
-		{Name: "show two", Args: "value show 1 2", WantErr: "accepts 1 arg(s), received 2"},
+		{Name: "show two", Args: "value show 1 2", WantErr: `value show: takes one argument, ID, got 2: "1" "2" (quote an argument that holds spaces)`},
 	}, show, under(NewCmdValue))
 	clitest.RunCases(t, []clitest.Case[ItemOptions]{
 		{Name: "rm", Args: "memory remove 42 --format json", Want: ItemOptions{Arg: "42"}, Globals: cmdutil.Globals{Format: "json"}},

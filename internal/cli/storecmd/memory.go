@@ -47,6 +47,7 @@ func NewCmdMemory(f *cmdutil.Factory) *cobra.Command {
 		newCmdShow(f, memoryKind, nil),
 		newCmdRemove(f, memoryKind, nil),
 	)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -35,7 +35,8 @@ usage error (exit 2) naming the flag.`,
 		Example: `  ctxpack memory add "invoice totals are integers of cents"
   ctxpack memory add "prefer table tests" --category preference --importance 0.3
   ctxpack memory add - --category error < traceback.txt`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("TEXT", "the memory; - reads it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Text = args[0]
 			if cmd.Flags().Changed("importance") {

@@ -53,6 +53,7 @@ func NewCmdValue(f *cmdutil.Factory) *cobra.Command {
 		newCmdShow(f, valueKind, nil),
 		newCmdRemove(f, valueKind, nil),
 	)
+	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
 

@@ -35,7 +35,8 @@ domain's values by them. A bad value is a usage error (exit 2) naming the
 flag.`,
 		Example: `  ctxpack value add "convert currencies after summing" --axis full --tag billing,debugging
   ctxpack value add "bisect before reading code" --axis strategy --tag debugging --tag bisect`,
-		Args: cmdutil.ExactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
+		Annotations: cmdutil.ArgHelp("TEXT", "the value; - reads it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Text = args[0]
 			if runF != nil {

@@ -63,9 +63,12 @@ type Collection struct {
 	StateRoot string
 	// Target names what was packed: the roots, space-separated.
 	Target string
-	// Warnings are the files skipped and why, the files whose invalid
-	// UTF-8 was replaced, and the ranking's warnings, sorted.
+	// Warnings are the files whose invalid UTF-8 was replaced and the
+	// ranking's warnings, sorted.
 	Warnings []string
+	// Skipped are the files skipped and why, in path order: by the walk,
+	// and those that could not be read.
+	Skipped []project.Skipped
 }
 
 // Collect walks req.Roots, reads every file and ranks the parts.
@@ -85,15 +88,12 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		return nil, err
 	}
 	var warnings []string
-	for _, s := range skipped {
-		warnings = append(warnings, fmt.Sprintf("skipped %s: %s", project.ShowPath(s.Path), s.Reason))
-	}
 	parts := make([]pack.Part, 0, len(read))
 	inputs := make([]project.Input, 0, len(read))
 	kept := read[:0]
 	for _, f := range read {
 		if f.err != nil {
-			warnings = append(warnings, fmt.Sprintf("skipped %s: %v", f.path, f.err))
+			skipped = append(skipped, project.Skipped{Path: f.path, Reason: "unreadable: " + project.ErrorText(f.err)})
 			continue
 		}
 		if f.repaired {
@@ -124,11 +124,13 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		}
 	}
 	slices.Sort(warnings)
+	slices.SortFunc(skipped, func(a, b project.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return &Collection{
 		Parts:     parts,
 		StateRoot: project.StateRoot(inputs),
 		Target:    strings.Join(roots, " "),
 		Warnings:  warnings,
+		Skipped:   skipped,
 	}, nil
 }
 

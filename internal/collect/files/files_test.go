@@ -86,6 +86,7 @@ func TestCollect(t *testing.T) {
 		keys      []string // when want is nil: the part keys
 		scores    map[string]float64
 		warnings  []string
+		skipped   []project.Skipped
 		wantError string
 	}{
 		{
@@ -101,7 +102,8 @@ func TestCollect(t *testing.T) {
 				{Key: "latin1.txt", Type: "doc", Lang: "", Meta: "text, 1 lines, 7 bytes\n", Lines: [2]int{1, 1}, Score: 0.7, Components: map[string]float64{"file_type": 0.7}, Full: true},
 				{Key: "z/hub.go", Type: "source", Lang: "go", Meta: "go, 4 lines, 68 bytes\n", Lines: [2]int{1, 4}, Score: 1, Components: map[string]float64{"file_type": 1}, Full: true},
 			},
-			warnings: []string{"latin1.txt: invalid UTF-8 replaced with U+FFFD", "skipped logo.png: binary"},
+			warnings: []string{"latin1.txt: invalid UTF-8 replaced with U+FFFD"},
+			skipped:  []project.Skipped{{Path: "logo.png", Reason: "binary"}},
 		},
 		{
 			name:     "query: relevance, clamped, 0 when absent",
@@ -148,6 +150,9 @@ func TestCollect(t *testing.T) {
 			}
 			if d := cmp.Diff(tt.warnings, c.Warnings, cmpEmpty); d != "" {
 				t.Errorf("warnings (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.skipped, c.Skipped, cmpEmpty); d != "" {
+				t.Errorf("skipped (-want +got):\n%s", d)
 			}
 			var inputs []project.Input
 			for _, p := range c.Parts {
@@ -342,8 +347,8 @@ func TestUnreadableAndCanceled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.HasPrefix(w, "skipped b/b.go: ") }) {
-		t.Errorf("warnings %q lack the unreadable file", c.Warnings)
+	if !slices.ContainsFunc(c.Skipped, func(s project.Skipped) bool { return s.Path == "b/b.go" && s.Kind() == project.SkipUnreadable }) {
+		t.Errorf("skipped %q lack the unreadable file", c.Skipped)
 	}
 	for _, p := range c.Parts {
 		if p.Path == "b/b.go" {
