@@ -146,6 +146,7 @@ func (p *Project) AppendRecord(r BudgetRecord) error {
 	if err != nil || !on {
 		return err
 	}
+	p.keepStateIgnored()
 	return p.RecordLog().Append(r)
 }
 

@@ -2,7 +2,10 @@
 // by syntax (package chunk), with a full-text index of the chunks'
 // code-aware terms and, when an embedder is configured, a vector per chunk
 // text, kept in one SQLite database (.ctxpack/index.db by default) and
-// updated incrementally.
+// updated incrementally. The artifact folders, .ctxpack/ and .contextia/,
+// are never indexed: ctxpack reads its artifacts as artifacts (links mode,
+// the artifacts source), and an artifact that were also a chunk of code
+// would come twice.
 //
 // # Use
 //
