@@ -70,7 +70,8 @@
 //     Nearest scores them by cosine similarity, quantized the same way,
 //     in the same order.
 //   - Terms. Terms and QueryTerms are one function for documents and
-//     queries; see Terms for the rules.
+//     queries, but for the English stop words a query leaves out; see
+//     Terms and QueryTerms for the rules.
 //   - Errors start with "index: ". The package never prints and keeps no
 //     mutable package-level state. An *Index is safe for concurrent use.
 package index

@@ -198,7 +198,7 @@ type Ranking struct {
 	// recencyFloor is the relevance without recency below which a chunk's
 	// recency is 0 (RecencyMargin under the best).
 	recencyFloor float64
-	seeds    []string                 // the files dependency depth is measured from
+	seeds        []string // the files dependency depth is measured from
 }
 
 // Rank ranks the chunks of the index for a free-text query. Up to three
