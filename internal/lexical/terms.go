@@ -68,24 +68,27 @@ func QueryTerms(query string) []string {
 // word: an article, a pronoun, an auxiliary or modal verb, a preposition,
 // a conjunction or a question word, which says how a query is phrased
 // rather than what it is about. Words that name things in code as well
-// (all, any, each, get, set, new, not, none, true…) are not stop words.
+// (all, any, each, get, set, new, not, none, true…), and the keywords of
+// common languages (if, in, is, for, from, with, as, and, or, this, do,
+// then, while, let), are not stop words: a bug report's code snippets
+// match code through them (bench/swebench measured it).
 func IsStopWord(t string) bool { return stopWords[t] }
 
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
-		about above after again against am an and are aren as at
+		about above after again against am an are aren at
 		be because been before being below between both but by
-		can cannot could couldn did didn do does doesn doing don down during
-		few for from further
+		can cannot could couldn did didn does doesn doing don down during
+		few further
 		had hadn has hasn have haven having he her here hers herself him himself his how
-		if in into is isn it its itself
-		let me more most my myself
-		of off on once or other ought our ours ourselves out over own
+		into isn it its itself
+		me more most my myself
+		of off on once other ought our ours ourselves out over own
 		same shall she should shouldn so some such
-		than that the their theirs them themselves then there these they this those through to too
+		than that the their theirs them themselves there these they those through to too
 		under until up very
-		was wasn we were weren what when where which while who whom why will with won would wouldn
+		was wasn we were weren what when where which who whom why will won would wouldn
 		you your yours yourself yourselves`) {
 		m[w] = true
 	}

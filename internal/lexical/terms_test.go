@@ -68,7 +68,7 @@ func TestQueryTerms(t *testing.T) {
 		{"ReadFile read the file; readFile again", []string{"readfile", "read", "file"}},
 		// Stop words go, but not the parts of an identifier.
 		{"how are blueprints registered", []string{"blueprints", "registered"}},
-		{"is_valid in the box", []string{"isvalid", "is", "valid", "box"}},
+		{"is_valid of the box", []string{"isvalid", "is", "valid", "box"}},
 		// A query of stop words alone keeps them.
 		{"How are they?", []string{"how", "are", "they"}},
 	} {
