@@ -156,6 +156,7 @@ func (p *Project) AppendRecord(r BudgetRecord) error {
 	if err != nil || !on {
 		return err
 	}
+	p.keepStateIgnored()
 	return p.RecordLog().Append(r)
 }
 

@@ -178,6 +178,7 @@ func (p *Project) cachePut(key string, res *Result) *Result {
 	}
 	c := cachedResult{Plan: res.Plan, JSON: !bytes.Equal(res.Output, []byte(res.Plan.Content))}
 	if out, err := c.output(); err == nil && bytes.Equal(out, res.Output) {
+		p.keepStateIgnored()
 		_ = p.assemblyCache().Put(key, c)
 	}
 	return res

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/index"
+	"github.com/ctxpack/ctxpack/internal/project"
 )
 
 // IndexOptions say where a project's repository index lives and how to
@@ -66,6 +67,9 @@ func (p *Project) OpenIndex(o IndexOptions, readOnly bool) (*OpenedIndex, error)
 				opts.Exclude = append(opts.Exclude, shown+suffix)
 			}
 		}
+	}
+	if !readOnly && filepath.Dir(dbPath) == filepath.Join(p.Root, project.DirCtxpack) {
+		p.keepStateIgnored()
 	}
 	ix, state, err := index.Open(dbPath, opts)
 	if errors.Is(err, fs.ErrPermission) {

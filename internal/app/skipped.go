@@ -79,13 +79,6 @@ func skipKindText(kind string, n int, tooLarge string) string {
 	return fmt.Sprintf("%d with names that cannot be shown (rename them to include them)", n)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // tooLargeFix says how an assembly's walk takes larger files.
 func (p *Project) tooLargeFix() string {
 	return fmt.Sprintf("over %s; walk.max_file_bytes in .ctxpack/config.yaml raises it", humanSize(p.maxFileBytes()))

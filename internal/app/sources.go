@@ -19,6 +19,9 @@ import (
 // and commits (.ctxpack/sources.db). readOnly opens it for reading only:
 // a missing store is then empty and nothing is created.
 func (p *Project) openStore(readOnly bool) (*store.Store, error) {
+	if !readOnly {
+		p.keepStateIgnored()
+	}
 	return store.Open(store.DefaultPath(p.Root), store.Options{ReadOnly: readOnly})
 }
 
@@ -170,3 +173,18 @@ func (p *Project) sourcesOverflow(asked string) string {
 	}
 	return string(pack.Drop)
 }
+
+// keepStateIgnored writes .ctxpack/.gitignore, which keeps ctxpack's
+// state out of git, unless it exists (project.WriteStateIgnore): called
+// before ctxpack keeps state in .ctxpack/. A failure is left for the
+// write of the state itself to report.
+func (p *Project) keepStateIgnored() { _, _ = project.WriteStateIgnore(p.Root) }
+
+// WriteStateIgnore writes .ctxpack/.gitignore under dir, an OS path, as
+// every command that keeps state there does, unless it exists (a user's
+// own is never changed); it reports whether it wrote it. For 'ctxpack
+// init'.
+func WriteStateIgnore(dir string) (bool, error) { return project.WriteStateIgnore(dir) }
+
+// StateIgnorePath is where WriteStateIgnore writes, relative to the root.
+const StateIgnorePath = project.DirCtxpack + "/" + project.StateIgnoreName

@@ -172,6 +172,7 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		}
 		e = compute()
 		if err == nil {
+			p.keepStateIgnored()
 			_ = store.Put(key, e) // without the cache the answer is the same
 		}
 		return e

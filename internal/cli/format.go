@@ -54,13 +54,13 @@ func overflowLines(r app.BudgetRecord) []string {
 	}
 	head := ov.StrategyApplied
 	var n []string
-	if k := len(ov.Lowered); k > 0 {
+	if k := ov.LoweredCount(); k > 0 {
 		n = append(n, fmt.Sprintf("%d lowered", k))
 	}
-	if k := len(ov.Truncated); k > 0 {
+	if k := ov.TruncatedCount(); k > 0 {
 		n = append(n, fmt.Sprintf("%d truncated", k))
 	}
-	if k := len(ov.Dropped); k > 0 {
+	if k := ov.DroppedCount(); k > 0 {
 		n = append(n, fmt.Sprintf("%d dropped", k))
 	}
 	if r.TotalBudget > 0 && r.TotalTokens > r.TotalBudget {
@@ -78,6 +78,9 @@ func overflowLines(r app.BudgetRecord) []string {
 	}
 	for _, a := range ov.Dropped {
 		out = append(out, "- dropped: "+a.Part+": "+a.Reason)
+	}
+	if k := ov.LoweredOmitted + ov.TruncatedOmitted + ov.DroppedOmitted; k > 0 {
+		out = append(out, fmt.Sprintf("… and %s more, not listed in the record", thousands(k)))
 	}
 	return out
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -23,8 +25,12 @@ func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cobra.Comman
 		Short: "Create the .ctxpack/ layout with a config and one example of each artifact",
 		Long: `Create .ctxpack/ in the current directory (or -C DIR): a commented
 config.yaml, the project identity, and one task, spec, decision and norm
-linked to each other, which 'ctxpack check' passes. Nothing is overwritten:
-if .ctxpack/ or .contextia/ exists, init stops.`,
+linked to each other, which 'ctxpack check' passes, and the .gitignore
+that keeps ctxpack's state (the index, the store, the records, the caches)
+out of git, as every command that first keeps state in .ctxpack/ writes it.
+Nothing is overwritten: if .ctxpack/ or .contextia/ already has a
+config.yaml, a system/ or a work/ folder, init stops; state that another
+command left in .ctxpack/ stays, and init says so.`,
 		Example: `  ctxpack init && ctxpack context TASK-001`,
 		Args:    cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -41,9 +47,20 @@ func initRun(o *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	// Only a configuration or artifacts stop init; the state another
+	// command left in .ctxpack/ (the index, the records) stays beside the
+	// new layout.
 	for _, d := range []string{".ctxpack", ".contextia"} {
-		if _, err := os.Stat(filepath.Join(base, d)); err == nil {
-			return fmt.Errorf("init: %s already exists in %s; nothing was written", d, base)
+		for _, m := range []string{"config.yaml", "system", "work"} {
+			if _, err := os.Lstat(filepath.Join(base, d, m)); err == nil {
+				return fmt.Errorf("init: %s/%s already exists in %s; nothing was written (init makes a new layout only where there is no configuration or artifact yet)", d, m, base)
+			}
+		}
+	}
+	var kept []string
+	if entries, err := os.ReadDir(filepath.Join(base, ".ctxpack")); err == nil {
+		for _, e := range entries {
+			kept = append(kept, e.Name())
 		}
 	}
 	name := filepath.Base(base)
@@ -53,13 +70,31 @@ func initRun(o *InitOptions) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
-		if err := os.WriteFile(p, []byte(f.text), 0o644); err != nil {
+		fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		_, err = fh.WriteString(f.text)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
 		written = append(written, ".ctxpack/"+f.path)
 	}
+	created, err := app.WriteStateIgnore(base)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	if created {
+		written = append(written, app.StateIgnorePath)
+	}
 	for _, w := range written {
 		fmt.Fprintf(o.IO.Out, "created %s\n", w)
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(o.IO.Out, "kept what .ctxpack/ already held: %s\n", strings.Join(kept, ", "))
 	}
 	fmt.Fprintln(o.IO.Out, "next: edit the examples, then 'ctxpack check' and 'ctxpack context TASK-001'")
 	return nil

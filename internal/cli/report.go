@@ -29,8 +29,11 @@ record, to .ctxpack/records.jsonl under the project root: its time, mode,
 target (free text cut to 200 characters), tokenizer, budget, each tier's
 allocation and parts (path, lines, tokens, level, relevance), overflow
 (whether the overflow strategy had to act, and which parts it lowered,
-truncated or dropped), metrics, state root and digest. Report reads the
-last 1000 records (the file is cut back to them when it passes 1250). --no-record on those commands, or records: false in
+truncated or dropped), metrics, state root and digest; a record lists at
+most 500 parts per tier and per kind of overflow, and counts the others.
+Report reads the last 1000 records. The file is cut back to the newest
+records when it passes 1250 of them or 10 MiB, and never holds more than
+10 MiB. --no-record on those commands, or records: false in
 .ctxpack/config.yaml, stops recording.
 
 Each record is printed as a block: the time, mode and target; the budget,

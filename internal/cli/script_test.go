@@ -127,6 +127,34 @@ func goroot() string {
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"mkfifo": cmdMkfifo,
 	"sparse": cmdSparse,
+	// fakerecords FILE N SIZE writes N budget records of SIZE bytes each
+	// (a line, its newline included) to FILE: a log grown by earlier runs.
+	"fakerecords": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: fakerecords FILE N SIZE")
+		}
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		size, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		head := `{"timestamp":"2026-01-01T00:00:00Z","mode":"pack","target":"`
+		tail := "\"}\n"
+		line := head + strings.Repeat("x", size-len(head)-len(tail)) + tail
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Repeat(line, n)), 0o644))
+	},
+	// sizeatmost FILE BYTES fails when FILE is larger than BYTES.
+	"sizeatmost": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: sizeatmost FILE BYTES")
+		}
+		most, err := strconv.ParseInt(args[1], 10, 64)
+		ts.Check(err)
+		fi, err := os.Stat(ts.MkAbs(args[0]))
+		ts.Check(err)
+		if fi.Size() > most {
+			ts.Fatalf("%s has %d bytes, more than %d", args[0], fi.Size(), most)
+		}
+	},
 	// fakesecret FILE: write a Go file that holds $FAKE_AWS_KEY (or,
 	// for a .env, API_TOKEN=$FAKE_TOKEN), made at run time, so no
 	// script holds a secret-looking literal.

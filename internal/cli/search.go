@@ -36,7 +36,9 @@ reads it from standard input. Three rankings are fused by reciprocal rank
 
   lexical   BM25 over code-aware terms (identifiers split on case, digits,
             underscores and hyphens, whole identifiers kept) in three
-            fields: the chunk's symbol, its file's path, its text (4, 2, 1)
+            fields: the chunk's symbol, its file's path, its text (4, 2, 1);
+            English stop words (how, are, the…) are left out of the query
+            unless it has nothing else
   semantic  cosine to the query's embedding, when an embedder is
             configured (embed: in .ctxpack/config.yaml)
   mentions  chunks that define an identifier the query names (snake_case,
@@ -47,7 +49,10 @@ The score is the relevance of retrieval mode, in [0, 1]: the weighted mean
 of the factors task_alignment (0.4; the fused rank and the best similarity),
 mention_density (0.2), recency (0.2; git history), dependency_depth (0.1) and
 file_type (0.1; source 1.0, requirements 0.8, config 0.2, tests and docs
-0.1), leaving out factors with no data. retrieval: in the configuration
+0.1), leaving out factors with no data. Recency counts only for the chunks
+whose relevance without it is within 0.1 of the best chunk's, and is 0 for
+the others: it reorders what matches about as well, and never lifts what
+changed lately above what matches better. retrieval: in the configuration
 changes the weights. Scores are rounded to 1e-6; ties go to the path, then
 to the chunk's position, so the order is always the same.
 

@@ -2,7 +2,10 @@
 // by syntax (package chunk), with a full-text index of the chunks'
 // code-aware terms and, when an embedder is configured, a vector per chunk
 // text, kept in one SQLite database (.ctxpack/index.db by default) and
-// updated incrementally.
+// updated incrementally. The artifact folders, .ctxpack/ and .contextia/,
+// are never indexed: ctxpack reads its artifacts as artifacts (links mode,
+// the artifacts source), and an artifact that were also a chunk of code
+// would come twice.
 //
 // # Use
 //
@@ -67,7 +70,8 @@
 //     Nearest scores them by cosine similarity, quantized the same way,
 //     in the same order.
 //   - Terms. Terms and QueryTerms are one function for documents and
-//     queries; see Terms for the rules.
+//     queries, but for the English stop words a query leaves out; see
+//     Terms and QueryTerms for the rules.
 //   - Errors start with "index: ". The package never prints and keeps no
 //     mutable package-level state. An *Index is safe for concurrent use.
 package index

@@ -50,7 +50,9 @@ type Options struct {
 	// Exclude lists slash paths, relative to the root of the fs.FS given
 	// to Update, that are left out as if ignored, with everything below
 	// them: the index's own files when it lives inside the tree somewhere
-	// other than .ctxpack/ (which Walk always leaves out).
+	// other than .ctxpack/. The artifact folders, .ctxpack/ and
+	// .contextia/ (project.IsArtifactPath), are always left out: their
+	// artifacts are read as artifacts, not indexed as code.
 	Exclude []string
 	// Workers is how many goroutines read, chunk and count files; 0 means
 	// GOMAXPROCS. The index does not depend on it.

@@ -391,9 +391,16 @@ func (ix *Index) walk(fsys fs.FS) ([]project.File, []project.Skipped, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	files = slices.DeleteFunc(files, func(f project.File) bool { return excluded(ix.opts.Exclude, f.Path) })
-	skipped = slices.DeleteFunc(skipped, func(s project.Skipped) bool { return excluded(ix.opts.Exclude, s.Path) })
+	files = slices.DeleteFunc(files, func(f project.File) bool { return left(ix.opts.Exclude, f.Path) })
+	skipped = slices.DeleteFunc(skipped, func(s project.Skipped) bool { return left(ix.opts.Exclude, s.Path) })
 	return files, skipped, nil
+}
+
+// left reports whether the index leaves p out: an excluded path, or the
+// artifact folders (project.IsArtifactPath), whose artifacts ctxpack
+// reads as artifacts, never as chunks of code.
+func left(exclude []string, p string) bool {
+	return project.IsArtifactPath(p) || excluded(exclude, p)
 }
 
 // excluded reports whether p is one of the excluded paths or below one.

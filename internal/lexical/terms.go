@@ -35,19 +35,65 @@ func Terms(text string) []string {
 }
 
 // QueryTerms returns the distinct terms of a query, in order of first
-// occurrence: Terms with repeats removed.
+// occurrence: Terms with repeats removed, and with the English stop words
+// (IsStopWord: "how", "are", "the"…) removed unless the query has nothing
+// else, so that a question's grammar is not matched as if it were its
+// subject. Only whole words are stop words: the parts of an identifier
+// (is_valid → isvalid is valid) are kept.
 func QueryTerms(query string) []string {
-	all := Terms(query)
+	var all []string
+	stop := map[int]bool{} // indexes in all of the terms that are stop words
+	words.Each(query, func(word string) {
+		n := len(all)
+		all = appendWordTerms(all, word)
+		if len(all) == n+1 && IsStopWord(all[n]) {
+			stop[n] = true
+		}
+	})
+	if len(stop) == len(all) {
+		stop = nil // only stop words: search for them
+	}
 	seen := make(map[string]bool, len(all))
 	out := all[:0]
-	for _, t := range all {
-		if !seen[t] {
+	for i, t := range all {
+		if !seen[t] && !stop[i] {
 			seen[t] = true
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// IsStopWord reports whether the term t (lower case) is an English stop
+// word: an article, a pronoun, an auxiliary or modal verb, a preposition,
+// a conjunction or a question word, which says how a query is phrased
+// rather than what it is about. Words that name things in code as well
+// (all, any, each, get, set, new, not, none, true…), and the keywords of
+// common languages (if, in, is, for, from, with, as, and, or, this, do,
+// then, while, let), are not stop words: a bug report's code snippets
+// match code through them (bench/swebench measured it).
+func IsStopWord(t string) bool { return stopWords[t] }
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		about above after again against am an are aren at
+		be because been before being below between both but by
+		can cannot could couldn did didn does doesn doing don down during
+		few further
+		had hadn has hasn have haven having he her here hers herself him himself his how
+		into isn it its itself
+		me more most my myself
+		of off on once other ought our ours ourselves out over own
+		same shall she should shouldn so some such
+		than that the their theirs them themselves there these they those through to too
+		under until up very
+		was wasn we were weren what when where which who whom why will won would wouldn
+		you your yours yourself yourselves`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // TermsText returns the terms of text joined by spaces: the form a
 // full-text table with the ascii tokenizer holds, which reads it back as

@@ -61,10 +61,20 @@ func TestTerms(t *testing.T) {
 }
 
 func TestQueryTerms(t *testing.T) {
-	got := QueryTerms("ReadFile read the file; readFile again")
-	want := []string{"readfile", "read", "file", "the", "again"}
-	if !slices.Equal(got, want) {
-		t.Errorf("QueryTerms = %q, want %q", got, want)
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"ReadFile read the file; readFile again", []string{"readfile", "read", "file"}},
+		// Stop words go, but not the parts of an identifier.
+		{"how are blueprints registered", []string{"blueprints", "registered"}},
+		{"is_valid of the box", []string{"isvalid", "is", "valid", "box"}},
+		// A query of stop words alone keeps them.
+		{"How are they?", []string{"how", "are", "they"}},
+	} {
+		if got := QueryTerms(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("QueryTerms(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
 

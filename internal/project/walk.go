@@ -603,25 +603,6 @@ func humanBytes(n int64) string {
 	return strings.TrimSuffix(s, ".0") + " " + suffix
 }
 
-// IsStateFile reports whether name, an entry of .ctxpack/, is one of
-// ctxpack's own state files, which change whenever a command runs and so
-// are never walked, indexed or part of a state root: the index and the
-// sources store (index.db*, sources.db*, with their SQLite side files
-// -wal, -shm and -journal, lock files and anything set aside beside
-// them), the records (records.jsonl*) and the caches (cache/). The
-// configuration and the artifacts (system/, work/) are not state.
-func IsStateFile(name string) bool {
-	if name == "cache" {
-		return true
-	}
-	for _, prefix := range [...]string{"index.db", "sources.db", "records.jsonl"} {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // join joins a directory (or ".") and a name.
 func join(dir, name string) string {
 	if dir == "." {

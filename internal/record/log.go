@@ -18,6 +18,11 @@ import (
 // DefaultMax is how many records a log keeps unless told otherwise.
 const DefaultMax = 1000
 
+// DefaultMaxBytes is how large a log may grow unless told otherwise:
+// 10 MiB. A pack of a large tree makes a record of tens of kilobytes, so
+// the byte bound, not the count, is the one such records meet.
+const DefaultMaxBytes = 10 << 20
+
 // RelPath is where a project's records are, relative to its root.
 const RelPath = ".ctxpack/records.jsonl"
 
@@ -28,6 +33,8 @@ const lockWait = 5 * time.Second
 type Log struct {
 	Path string // an OS path
 	Max  int    // records kept; 0 means DefaultMax
+	// MaxBytes is the most the file may hold; 0 means DefaultMaxBytes.
+	MaxBytes int64
 	// Name is how errors name the file; "" means Path.
 	Name string
 }
@@ -64,8 +71,13 @@ func Marshal(r Record) ([]byte, error) {
 
 // Append adds r to the end of the log, creating the file and its
 // directory if missing. When the log would hold more than Max + Max/4
-// lines, it is rewritten with the newest Max: a rewrite reads and writes
-// the whole file, so it happens once every Max/4 appends, not on each.
+// lines, or more than MaxBytes bytes, it is rewritten with the newest
+// records, at most Max of them in at most MaxBytes − MaxBytes/4 bytes: a
+// rewrite reads and writes the whole file, so it happens once every Max/4
+// appends or MaxBytes/4 bytes, not on each. The file never holds more
+// than MaxBytes. A record whose line alone is over a quarter of MaxBytes
+// is written without its per-part lists (Record.Slim), which keep only
+// their counts.
 //
 // The lock file holds the log's size and line count as the last append
 // left them, so an append reads neither the log nor anything but that
@@ -73,11 +85,19 @@ func Marshal(r Record) ([]byte, error) {
 // the lock, an edit, a crash between the two writes), Append counts its
 // lines again.
 func (l Log) Append(r Record) error {
+	maxBytes := l.maxBytes()
+	keepBytes := maxBytes - maxBytes/4
 	line, err := Marshal(r)
+	if err == nil && int64(len(line)) >= maxBytes/4 {
+		line, err = Marshal(r.Slim())
+	}
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
+	if int64(len(line)) > keepBytes {
+		return fmt.Errorf("record: the record is %d bytes, more than %s keeps (%d bytes); it was not written", len(line), l.name(), keepBytes)
+	}
 	max := l.max()
 	most := max + max/4
 	dir := filepath.Dir(l.Path)
@@ -102,7 +122,7 @@ func (l Log) Append(r Record) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	n, known := readNote(lk, size)
-	if !known || n+1 > most {
+	if !known || n+1 > most || size+int64(len(line)) > maxBytes {
 		old, err := project.ReadPath(l.Path, 0) // a regular file, checked again on the file opened
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("record: %w", err)
@@ -114,17 +134,22 @@ func (l Log) Append(r Record) error {
 			line = append([]byte("\n"), line...)
 		}
 		n = bytes.Count(old, []byte("\n"))
-		if n+1 > most {
-			// Keep the newest max−1 lines and the new one.
+		if n+1 > most || int64(len(old)+len(line)) > maxBytes {
+			// Keep the newest lines, at most max−1 of them in at most
+			// keepBytes with the new one.
 			keep := old
 			for drop := n + 1 - max; drop > 0; drop-- {
 				keep = keep[bytes.IndexByte(keep, '\n')+1:]
 			}
-			data := append(keep[:len(keep):len(keep)], bytes.TrimPrefix(line, []byte("\n"))...)
+			line = bytes.TrimPrefix(line, []byte("\n"))
+			for len(keep) > 0 && int64(len(keep)+len(line)) > keepBytes {
+				keep = keep[bytes.IndexByte(keep, '\n')+1:]
+			}
+			data := append(keep[:len(keep):len(keep)], line...)
 			if err := writeAtomic(l.Path, data); err != nil {
 				return err
 			}
-			writeNote(lk, int64(len(data)), max)
+			writeNote(lk, int64(len(data)), bytes.Count(data, []byte("\n")))
 			return nil
 		}
 	}
@@ -157,6 +182,14 @@ func (l Log) max() int {
 		return DefaultMax
 	}
 	return l.Max
+}
+
+// maxBytes is how large the log may grow.
+func (l Log) maxBytes() int64 {
+	if l.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return l.MaxBytes
 }
 
 // readNote returns the line count noted in the lock file f, if the note is

@@ -21,9 +21,11 @@ const IncludeMinimum = 0.3
 // MaxTarget is how many characters of the target a record keeps.
 const MaxTarget = 200
 
-// MaxFiles is how many parts a record lists per tier: a pack of a large
-// tree has thousands, and a thousand such records would make the log too
-// big to rewrite when it rotates. The tier's totals count them all.
+// MaxFiles is how many parts a record lists per tier, and how many
+// entries each list of its overflow holds: a pack of a large tree has
+// thousands, and a thousand such records would make the log too big to
+// rewrite when it rotates. The tier's totals and the overflow's counts
+// count them all.
 const MaxFiles = 500
 
 // Record is one assembly's budget record: the aiwg seed's
@@ -106,6 +108,47 @@ type Overflow struct {
 	// Dropped are the parts left out for the budget or the item cap (not
 	// duplicates, which Metrics do not count as overflow).
 	Dropped []Affected `json:"dropped,omitempty"`
+	// The lists hold at most MaxFiles entries each; these count the
+	// entries beyond, which are not listed.
+	FilesAffectedOmitted int `json:"files_affected_omitted,omitempty"`
+	LoweredOmitted       int `json:"lowered_omitted,omitempty"`
+	TruncatedOmitted     int `json:"truncated_omitted,omitempty"`
+	DroppedOmitted       int `json:"dropped_omitted,omitempty"`
+}
+
+// LoweredCount, TruncatedCount and DroppedCount count the parts lowered,
+// truncated and dropped, listed or not.
+func (o Overflow) LoweredCount() int   { return len(o.Lowered) + o.LoweredOmitted }
+func (o Overflow) TruncatedCount() int { return len(o.Truncated) + o.TruncatedOmitted }
+func (o Overflow) DroppedCount() int   { return len(o.Dropped) + o.DroppedOmitted }
+
+// Slim returns r without its per-part lists: each tier's files and the
+// overflow's lists are counted in their Omitted fields instead. Log.Append
+// writes a record so when its line alone would take too much of the log.
+func (r Record) Slim() Record {
+	r.Allocation = slices.Clone(r.Allocation)
+	for i := range r.Allocation {
+		t := &r.Allocation[i]
+		t.FilesOmitted += len(t.Files)
+		t.Files = []File{}
+	}
+	o := &r.Overflow
+	o.FilesAffectedOmitted += len(o.FilesAffected)
+	o.LoweredOmitted += len(o.Lowered)
+	o.TruncatedOmitted += len(o.Truncated)
+	o.DroppedOmitted += len(o.Dropped)
+	o.FilesAffected, o.Lowered, o.Truncated, o.Dropped = []string{}, nil, nil, nil
+	return r
+}
+
+// capList keeps the first MaxFiles entries of list and adds the number of
+// the others to *omitted.
+func capList[T any](list []T, omitted *int) []T {
+	if len(list) <= MaxFiles {
+		return list
+	}
+	*omitted += len(list) - MaxFiles
+	return list[:MaxFiles:MaxFiles]
 }
 
 // Affected is a part the overflow strategy changed, and how.
@@ -215,6 +258,11 @@ func New(p *render.Plan, s Spec) Record {
 		r.Overflow.FilesAffected = []string{}
 	}
 	r.Overflow.Occurred = len(affected) > 0 || p.Exceeded
+	o := &r.Overflow
+	o.FilesAffected = capList(o.FilesAffected, &o.FilesAffectedOmitted)
+	o.Lowered = capList(o.Lowered, &o.LoweredOmitted)
+	o.Truncated = capList(o.Truncated, &o.TruncatedOmitted)
+	o.Dropped = capList(o.Dropped, &o.DroppedOmitted)
 	if r.Overflow.Occurred {
 		r.Overflow.StrategyApplied = p.Overflow
 	}

@@ -408,3 +408,60 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 }
+
+// TestAppendMaxBytes: however large the records, the log never holds more
+// than MaxBytes, keeps the newest records, and a record too large for it
+// is written slim.
+func TestAppendMaxBytes(t *testing.T) {
+	l := Log{Path: filepath.Join(t.TempDir(), "records.jsonl"), MaxBytes: 20000}
+	for i := range 300 {
+		r := rec(i)
+		// Records of 100 to about 4,000 bytes, and now and then one far
+		// over a quarter of the bound.
+		n := (i * 37) % 40
+		if i%50 == 7 {
+			n = 400
+		}
+		tier := Tier{Name: "context", Files: []File{}}
+		for range n {
+			tier.Files = append(tier.Files, File{Path: strings.Repeat("p", 60), Level: "full"})
+		}
+		r.Allocation = Allocation{tier}
+		if err := l.Append(r); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(l.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() > l.MaxBytes {
+			t.Fatalf("after append %d the log has %d bytes, over %d", i, fi.Size(), l.MaxBytes)
+		}
+		recs, bad, err := l.Read()
+		if err != nil || len(bad) > 0 || len(recs) == 0 || recs[len(recs)-1].Target != r.Target {
+			t.Fatalf("after append %d: %d records, bad %v, %v", i, len(recs), bad, err)
+		}
+		if i%50 == 7 {
+			last := recs[len(recs)-1]
+			if last.Allocation[0].FilesOmitted != n || len(last.Allocation[0].Files) != 0 {
+				t.Fatalf("append %d: a record over a quarter of the bound was not written slim", i)
+			}
+		}
+	}
+}
+
+// TestMaxAffected: each overflow list holds at most MaxFiles entries and
+// counts the rest.
+func TestMaxAffected(t *testing.T) {
+	plan := render.Plan{Mode: "pack", Overflow: "degrade"}
+	for i := range MaxFiles + 7 {
+		p := fmt.Sprint("f", i)
+		plan.Parts = append(plan.Parts, render.PlanPart{Key: p, Path: p, Level: "meta", Tokens: 2, Reason: render.ReasonDegraded + " meta: over the budget"})
+	}
+	r := New(&plan, Spec{})
+	o := r.Overflow
+	if len(o.Lowered) != MaxFiles || o.LoweredOmitted != 7 || o.LoweredCount() != MaxFiles+7 ||
+		len(o.FilesAffected) != MaxFiles || o.FilesAffectedOmitted != 7 {
+		t.Errorf("lowered %d (+%d), files affected %d (+%d)", len(o.Lowered), o.LoweredOmitted, len(o.FilesAffected), o.FilesAffectedOmitted)
+	}
+}

@@ -24,11 +24,18 @@ import (
 // left out and the others' weights are scaled to sum to the same.
 type Factors struct {
 	TaskAlignment   float64 // the fused retrieval rank
-	Recency         float64 // git commit time, relative to the newest file
+	Recency         float64 // git commit time, relative to the newest file, among the relevant (RecencyMargin)
 	MentionDensity  float64 // paths and definitions the query names
 	DependencyDepth float64 // distance from the best-matching files
 	FileType        float64 // source over tests over docs over config
 }
+
+// RecencyMargin is how far below the best relevance without recency a
+// chunk's relevance without recency may be for recency to count: recency
+// reorders the chunks that match about as well as the best, and a chunk
+// further down gets a recency of 0, so that what changed lately is never
+// lifted above what matches better.
+const RecencyMargin = 0.1
 
 // DefaultFactors are the aiwg seed's weights: 0.4, 0.2, 0.2, 0.1, 0.1.
 func DefaultFactors() Factors {
@@ -188,7 +195,10 @@ type Ranking struct {
 
 	mentions map[string]*fileMentions // how the query mentions each file
 	newest   int64                    // the newest commit time among the fused files; 0 if none
-	seeds    []string                 // the files dependency depth is measured from
+	// recencyFloor is the relevance without recency below which a chunk's
+	// recency is 0 (RecencyMargin under the best).
+	recencyFloor float64
+	seeds        []string // the files dependency depth is measured from
 }
 
 // Rank ranks the chunks of the index for a free-text query. Up to three
@@ -289,6 +299,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			out.newest = max(out.newest, t)
 		}
 	}
+	recent := map[string]float64{} // each file's recency, counted by gateRecency
 	for _, c := range order {
 		f := map[string]float64{
 			"task_alignment":  alignment(c),
@@ -296,7 +307,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			"file_type":       opt.FileTypes.Priority(c.hit.Path),
 		}
 		if t, ok := changed[c.hit.Path]; ok && out.newest > 0 {
-			f["recency"] = recency(t, out.newest, opt.DecayDays)
+			recent[c.hit.Path] = rank.Round(recency(t, out.newest, opt.DecayDays))
 		}
 		for k, v := range f {
 			f[k] = rank.Round(v)
@@ -306,10 +317,38 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	out.sort()
 	out.files()
 	dependencyDepth(out, opt)
+	gateRecency(out, recent, opt.Factors)
 	if err := expand(ctx, ix, out, opt); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// gateRecency adds the recency factor to the chunks whose files have one
+// (recent), and ranks again: a chunk whose relevance without recency is
+// within RecencyMargin of the best chunk's gets its file's recency, any
+// other chunk 0. Recency so reorders only the chunks that match about as
+// well as the best, and never lifts a chunk above one that was ahead of it
+// by more than the margin.
+func gateRecency(r *Ranking, recent map[string]float64, w Factors) {
+	if len(recent) == 0 || len(r.Chunks) == 0 {
+		return
+	}
+	r.recencyFloor = rank.Round(r.Chunks[0].Relevance - RecencyMargin)
+	for i := range r.Chunks {
+		c := &r.Chunks[i]
+		v, ok := recent[c.Path]
+		if !ok {
+			continue
+		}
+		if c.Relevance < r.recencyFloor {
+			v = 0
+		}
+		c.Factors["recency"] = v
+		c.Relevance = relevance(c.Factors, w)
+	}
+	r.sort()
+	r.files()
 }
 
 // recency is the recency factor of a file last changed at t: 0.5^(days

@@ -134,15 +134,6 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 		"mention_density": mentionDensity(h, r.mentions[p]),
 		"file_type":       opt.FileTypes.Priority(p),
 	}
-	if opt.Changed != nil && r.newest > 0 {
-		changed, err := opt.Changed([]string{p})
-		if err != nil {
-			return nil, err
-		}
-		if t, ok := changed[p]; ok {
-			f["recency"] = recency(t, r.newest, opt.DecayDays)
-		}
-	}
 	if r.seeds != nil {
 		paths := []string{p}
 		for _, rf := range r.Files {
@@ -150,8 +141,27 @@ func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string,
 		}
 		f["dependency_depth"] = depthFactor(distances(paths, r.seeds, opt), p, opt.MaxDepth)
 	}
+	if opt.Changed != nil && r.newest > 0 {
+		changed, err := opt.Changed([]string{p})
+		if err != nil {
+			return nil, err
+		}
+		if t, ok := changed[p]; ok {
+			// As gateRecency counts it: only within the margin of the best.
+			v := 0.0
+			if relevance(roundAll(f), opt.Factors) >= r.recencyFloor {
+				v = recency(t, r.newest, opt.DecayDays)
+			}
+			f["recency"] = v
+		}
+	}
+	return roundAll(f), nil
+}
+
+// roundAll rounds every factor value of f, in place, and returns f.
+func roundAll(f map[string]float64) map[string]float64 {
 	for k, v := range f {
 		f[k] = rank.Round(v)
 	}
-	return f, nil
+	return f
 }

@@ -55,8 +55,9 @@ func TestScoreFile(t *testing.T) {
 			want:      map[string]float64{"file_type": 0.2, "mention_density": 1},
 		},
 		{
+			// Recency counts only within RecencyMargin of the best match.
 			name: "not retrieved, with recency", query: "round_total", path: "setup.cfg", opt: withChanged,
-			want: map[string]float64{"task_alignment": 0, "mention_density": 0, "file_type": 0.2, "recency": 0.25},
+			want: map[string]float64{"task_alignment": 0, "mention_density": 0, "file_type": 0.2, "recency": 0},
 		},
 		{
 			name: "retrieved, with recency", query: "round_total", path: "billing/invoice.py", opt: withChanged,
