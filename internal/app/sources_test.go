@@ -551,6 +551,12 @@ func TestSourcesArtifacts(t *testing.T) {
 // its reason in the plan, and one warning names the file.
 func TestSourcesStaleCodeDropped(t *testing.T) {
 	f := newSourcesFixture(t, nil)
+	// A second file that matches stays fresh, so something is left to show
+	// (with nothing left, the result is an EmptyError).
+	other := "package billing\n\n// RoundTotal rounds the invoice total to the cent.\nfunc RoundTotal(total float64) float64 { return total }\n"
+	if err := os.WriteFile(filepath.Join(f.dir, "billing", "round.go"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	ix := IndexOptions{File: filepath.Join(t.TempDir(), "index.db")}
 	req := Request{Sources: []string{"code"}, Budget: 1000, Index: ix}
