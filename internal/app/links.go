@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,9 +12,11 @@ import (
 	"sync"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
+	"github.com/ctxpack/ctxpack/internal/collect/files"
 	"github.com/ctxpack/ctxpack/internal/collect/links"
 	"github.com/ctxpack/ctxpack/internal/graph"
 	"github.com/ctxpack/ctxpack/internal/pack"
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
@@ -131,25 +134,70 @@ func (p *Project) links(ctx context.Context, taskID string, req Request) (*Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	col, err := links.Collect(set, taskID, req.LinkDepth)
-	if err != nil {
-		return nil, nil, fmt.Errorf("ctxpack: %w", err)
-	}
 	o, err := p.options(req)
 	if err != nil {
 		return nil, nil, err
+	}
+	code, skipped, err := p.linkedCode(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	col, err := links.Collect(set, taskID, req.LinkDepth, code)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ctxpack: %w", err)
 	}
 	links.Options(&o)
 	o.Mode, o.Target = "links", taskID
 	o.StateRoot = col.StateRoot
 	o.Paths = col.Paths
-	o.Warnings = slices.Concat(p.Warnings, col.Warnings)
+	for _, s := range *skipped {
+		if _, ok := links.Governs(col.Globs, s.Path); ok {
+			o.Skipped = append(o.Skipped, s)
+		}
+	}
+	o.Warnings = slices.Concat(p.Warnings, col.Warnings, SkipWarnings(o.Skipped, p.tooLargeFix()))
 	p.setMetadata(req, &o)
 	res, err := pack.Assemble(col.Parts, o)
 	if err != nil {
 		return nil, col, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, col, nil
+}
+
+// linkedCode is how links mode lists the code its artifacts name: the
+// files under the globs' roots that exist, walked and read as pack mode
+// walks and reads them (ignore files honoured; binary, oversized and
+// secret files skipped, and returned in skipped once List has run).
+func (p *Project) linkedCode(ctx context.Context, req Request) (*links.Code, *[]Skip, error) {
+	wo, err := p.walkOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	skipped := new([]Skip)
+	code := &links.Code{
+		List: func(roots []string) ([]pack.Part, error) {
+			var there []string
+			for _, r := range roots {
+				if _, err := fs.Stat(p.FS, r); err == nil {
+					there = append(there, r)
+				}
+			}
+			if len(there) == 0 {
+				return nil, nil
+			}
+			c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: wo}, files.Request{Roots: there, Reverse: req.ReverseWalk})
+			if err != nil {
+				return nil, err
+			}
+			*skipped = skips(c.Skipped)
+			return c.Parts, nil
+		},
+		Read: func(path string) (string, error) {
+			text, _, err := project.ReadText(p.FS, path)
+			return text, err
+		},
+	}
+	return code, skipped, nil
 }
 
 // projectState holds what a Project loads lazily.

@@ -18,7 +18,8 @@ import (
 )
 
 // TestBillingClosure is acceptance 1 of links mode: TASK-042 of the seed's
-// billing example brings in exactly the seed's closure, NORM-ERROR-001 once.
+// billing example brings in exactly the seed's closure, NORM-ERROR-001 once,
+// then the code its specs' paths name, ranked for the task's text.
 func TestBillingClosure(t *testing.T) {
 	p, err := Open("../../examples/billing", "")
 	if err != nil {
@@ -33,11 +34,12 @@ func TestBillingClosure(t *testing.T) {
 		keys = append(keys, pp.Key)
 	}
 	want := []string{
-		"identity", // render order: identity, norms, decisions, specs, task, code paths
+		"identity", // render order: identity, norms, decisions, specs, task, code paths, code
 		"NORM-ERROR-001", "NORM-ASYNC-001",
 		"DEC-BILLING-001", "DEC-BILLING-003", "DEC-CURRENCY-001",
 		"SPEC-BILLING-001", "SPEC-CURRENCY-001",
 		"TASK-042", "paths",
+		"src/billing/invoice/generator.py", "src/billing/currency/convert.py", "src/billing/templates/invoice.html",
 	}
 	if !slices.Equal(keys, want) {
 		t.Errorf("parts:\n got %v\nwant %v", keys, want)
@@ -55,6 +57,7 @@ func TestBillingClosure(t *testing.T) {
 	for k, v := range map[string]string{
 		"SPEC-BILLING-001": "TASK-042", "DEC-BILLING-001": "TASK-042",
 		"NORM-ERROR-001": "TASK-042>SPEC-BILLING-001", "DEC-CURRENCY-001": "TASK-042>SPEC-CURRENCY-001",
+		"src/billing/invoice/generator.py": "TASK-042>SPEC-BILLING-001", "src/billing/currency/convert.py": "TASK-042>SPEC-CURRENCY-001",
 	} {
 		if via[k] != v {
 			t.Errorf("%s via %q, want %q", k, via[k], v)
@@ -66,6 +69,51 @@ func TestBillingClosure(t *testing.T) {
 	}
 	if res.Plan.Mode != "links" || res.Plan.Target != "TASK-042" {
 		t.Errorf("mode %q target %q", res.Plan.Mode, res.Plan.Target)
+	}
+	if !strings.Contains(res.Plan.Content, "src/billing/invoice/** (SPEC-BILLING-001: 1 file)\n") {
+		t.Errorf("the paths list does not count the files of src/billing/invoice/**:\n%s", res.Plan.Content)
+	}
+	if !strings.Contains(res.Plan.Content, "def invoice_total(lines, tax_rate):") {
+		t.Errorf("the code is not in the context")
+	}
+}
+
+// TestLinksCodeAfterClosure: the code takes only what the closure leaves
+// once every artifact is whole, so a budget that lowers an artifact shows
+// no code, and raising it never takes an artifact down for the code.
+func TestLinksCodeAfterClosure(t *testing.T) {
+	p, err := Open("../../examples/billing", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := map[string]pack.Level{}
+	for _, budget := range []int{600, 1000, 1300, 1400, 1600, 4000} {
+		res, err := p.Context(context.Background(), "TASK-042", Request{Budget: budget, Format: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lowered, code := false, false
+		for _, pp := range res.Plan.Parts {
+			if pp.Source == "code" {
+				code = true
+			} else if pp.Level != "full" {
+				lowered = true
+			}
+			l, err := pack.ParseLevel(pp.Level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l < prev[pp.Key] {
+				t.Errorf("budget %d: %s fell from %s to %s", budget, pp.Key, prev[pp.Key], l)
+			}
+			prev[pp.Key] = l
+		}
+		if lowered && code {
+			t.Errorf("budget %d: code beside a lowered artifact", budget)
+		}
+		if budget == 4000 && !code {
+			t.Errorf("budget 4000: no code")
+		}
 	}
 }
 

@@ -372,10 +372,10 @@ func (c *checker) paths() {
 // anyFile reports whether glob g matches any file of the project: only the
 // files that begin with its literal prefix need matching.
 func (c *checker) anyFile(g string) bool {
-	prefix := literalPrefix(g) // artifact globs are clean (artifact.CleanGlob)
+	prefix := artifact.GlobPrefix(g) // artifact globs are clean (artifact.CleanGlob)
 	i := sort.SearchStrings(c.names, prefix)
 	for ; i < len(c.names) && strings.HasPrefix(c.names[i], prefix); i++ {
-		if globMatches(g, c.names[i]) {
+		if artifact.Governs(g, c.names[i]) {
 			return true
 		}
 	}
@@ -415,29 +415,9 @@ func (c *checker) orphans(files []fileAnnotations) {
 // governs reports whether one of globs matches the file p.
 func governs(globs []string, p string) bool {
 	for _, g := range globs {
-		if globMatches(g, p) {
+		if artifact.Governs(g, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// globMatches reports whether the paths glob g matches the file p or one of
-// its directories, so that "src/billing" governs src/billing/a.go as
-// "src/billing/**" does.
-func globMatches(g, p string) bool {
-	for d := p; d != "." && d != "/"; d = path.Dir(d) {
-		if project.MatchGlob(g, d) {
-			return true
-		}
-	}
-	return false
-}
-
-// literalPrefix returns the part of g before its first special character.
-func literalPrefix(g string) string {
-	if i := strings.IndexAny(g, `*?[\`); i >= 0 {
-		return g[:i]
-	}
-	return g
 }

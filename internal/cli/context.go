@@ -21,11 +21,15 @@ An artifact id (TASK-042) is links mode. ctxpack starts from the task in
 links to specs, decisions and norms, each artifact once. Superseded
 artifacts are replaced by their successor; deprecated ones and missing
 targets are reported and left out. It renders identity, norms, decisions,
-specs, the task, then the code paths the specs govern. Under a budget,
-identity and the task are always kept. Specs the task links come first,
-then transitive specs, then norms, then decisions: levels are lowered before
-anything is dropped. --format json gives each part's link chain ("via") and
-the spec globs ("paths").
+specs, the task, the code paths their "paths" globs name (with how many
+files each matches), then those files. Under a budget, identity and the
+task are always kept. Specs the task links come first, then transitive
+specs, then norms, then decisions: levels are lowered before anything is
+dropped. The code gets what the artifacts leave once each is whole: its
+files are ranked by how well the task's title and body match them (BM25
+over the matched files) and degraded by level like 'ctxpack pack' does.
+--format json gives each part's link chain ("via": the task to the
+artifact whose glob brought a file) and the globs ("paths").
 
 A file or directory is packed as by 'ctxpack pack'.
 

@@ -26,13 +26,17 @@ func NewCmdExplain(f *cmdutil.Factory, runF func(*ExplainOptions) error) *cobra.
 		Long: `Say why ARTIFACT-ID is in the context of TASK-ID, with the link chain that
 reached it and its level, or why it is not. The reason is one of: no link
 reaches it, the link depth, its status (deprecated or superseded), or the
-budget, with how many more tokens would have kept it. Takes the flags of
-'ctxpack context', so it explains exactly that assembly.`,
+budget, with how many more tokens would have kept it. ARTIFACT-ID may be a
+file of the project instead: whether the artifacts' "paths" globs bring it
+into the context, through which artifact, its rank for the task's text and
+its level, or what left it out. Takes the flags of 'ctxpack context', so it
+explains exactly that assembly.`,
 		Example: `  ctxpack explain TASK-042 DEC-BILLING-003 --budget 600
-  ctxpack explain TASK-042 NORM-ASYNC-001 --link-depth 1 --format json`,
+  ctxpack explain TASK-042 NORM-ASYNC-001 --link-depth 1 --format json
+  ctxpack explain TASK-042 src/billing/invoice/generator.py --budget 600`,
 		Args: cmdutil.ExactArgs(2),
 		Annotations: cmdutil.ArgHelp("TASK-ID", "the task whose context holds the artifact",
-			"ARTIFACT-ID", "the artifact to explain"),
+			"ARTIFACT-ID", "the artifact to explain, or a file of the project"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Task, o.Artifact = args[0], args[1]
 			if runF != nil {

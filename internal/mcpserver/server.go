@@ -143,7 +143,7 @@ func New(o Options) (*Server, error) {
 
 const instructions = `ctxpack assembles the context for a piece of work in this repository, fitted exactly to a token budget, the same bytes every time, with the reason each part is there.
 
-Start with the context tool: a task id (TASK-042: the task and the specs, decisions and norms its links reach), a file or directory of the project, or free text (a question, an error, a stack trace: the repository is searched). Its text is the context; its structured result is the plan: every part with path, lines, level and why, what was dropped and why, and a digest that is the same for the same inputs.
+Start with the context tool: a task id (TASK-042: the task, the specs, decisions and norms its links reach, and the code their paths name), a file or directory of the project, or free text (a question, an error, a stack trace: the repository is searched). Its text is the context; its structured result is the plan: every part with path, lines, level and why, what was dropped and why, and a digest that is the same for the same inputs.
 
 search ranks chunks for a query; artifacts lists, shows, checks and explains the artifacts; tokens counts tokens; store reads the memories, experiences and values (.ctxpack/sources.db) and gives a premortem of a domain; evidence reads a workspace of hand-picked context (ctx/). The write tools: index, baseline, store_edit, evidence_edit. A tool of several actions takes action and that action's arguments, as its description lists them. Paths are relative to the project root.`
 

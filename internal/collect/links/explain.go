@@ -2,6 +2,7 @@ package links
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
@@ -14,7 +15,9 @@ type Explanation struct {
 	Task     string `json:"task"`
 	Artifact string `json:"artifact"`
 	// Kind is "included", "budget", "depth", "status", "missing" or
-	// "no-link".
+	// "no-link"; for a file of the code (ExplainCode) "included",
+	// "budget", "no-link" or "not-listed". Artifact is then the file's
+	// path.
 	Kind   string   `json:"kind"`
 	In     bool     `json:"in"`
 	Level  string   `json:"level,omitempty"`
@@ -131,4 +134,77 @@ func describeSuccessor(id string) string {
 		return "it names no superseded_by"
 	}
 	return "its successor " + id + " is missing, deprecated or superseded in a cycle"
+}
+
+// ExplainCode says why the file at path p (a slash path from the project
+// root) is in the context of the task whose collection is col and whose
+// assembly planned plan, or why not: which artifact's paths glob brought
+// it, its rank for the task's text and its level; or that the budget
+// left it out, with the budget that keeps it; or that no artifact the
+// links reach names it (and which artifacts that are not reached do).
+// exists says whether the project has a file or directory at p.
+func ExplainCode(set *artifact.Set, col *Collection, plan *render.Plan, taskID, p string, exists bool) *Explanation {
+	e := &Explanation{Task: taskID, Artifact: p}
+	if !exists {
+		e.Kind = "missing"
+		e.Reason = fmt.Sprintf("%s is neither an artifact id of %s nor a file of the project", p, set.Dir)
+		return e
+	}
+	var f *CodeFile
+	for i := range col.files {
+		if col.files[i].Path == p {
+			f = &col.files[i]
+		}
+	}
+	if f == nil {
+		if g, ok := Governs(col.Globs, p); ok {
+			e.Kind, e.Via = "not-listed", append(slices.Clone(g.Via), g.Artifact)
+			e.Reason = fmt.Sprintf("%s paths %s covers it, but it is not a text file of the project: missing, ignored, binary, oversized or a secrets file", g.Artifact, g.Glob)
+			return e
+		}
+		e.Kind = "no-link"
+		e.Reason = fmt.Sprintf("no artifact that the links from %s reach names it in its paths", taskID)
+		var others []string
+		for _, a := range set.List {
+			for _, g := range a.Paths {
+				if artifact.Governs(g, p) && !slices.Contains(others, a.ID) {
+					others = append(others, a.ID)
+				}
+			}
+		}
+		if len(others) > 0 {
+			e.Reason += fmt.Sprintf(" (%s %s, but no link from %s reaches %s)", strings.Join(others, ", "), plural(len(others), "does", "do"), taskID, plural(len(others), "it", "them"))
+		}
+		return e
+	}
+	named := fmt.Sprintf("%s names it (paths %s, reached through %s); ranked %d of %d for the task's text (task_match %g)",
+		f.Glob.Artifact, f.Glob.Glob, strings.Join(append(slices.Clone(f.Glob.Via), f.Glob.Artifact), " → "), f.Rank, len(col.files), f.Score)
+	e.Via = append(slices.Clone(f.Glob.Via), f.Glob.Artifact)
+	for _, pp := range plan.Parts {
+		if pp.Key != p {
+			continue
+		}
+		e.Kind, e.In, e.Level, e.Tokens = "included", true, pp.Level, pp.Tokens
+		e.Reason = fmt.Sprintf("included at %s (%d tokens): %s", pp.Level, pp.Tokens, named)
+		if pp.Reason != "" {
+			e.Reason += "; " + pp.Reason
+		}
+		return e
+	}
+	e.Kind = "budget"
+	e.Reason = named + "; left out by the budget (the code gets what the artifacts leave)"
+	for _, d := range plan.Dropped {
+		if d.Key == p && d.NeedBudget > 0 {
+			e.NeedBudget, e.MoreTokens = d.NeedBudget, d.NeedBudget-plan.Budget
+			e.Reason = fmt.Sprintf("%s; left out by the budget (the code gets what the artifacts leave): a budget of %d (%d more tokens) would keep it", named, d.NeedBudget, e.MoreTokens)
+		}
+	}
+	return e
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,7 +1,6 @@
 package links
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 )
 
 // Render sections of links mode: identity → norms → decisions → specs →
-// task → code paths (DESIGN §4).
+// task → code paths (DESIGN §4), then the code they name.
 const (
 	sectionIdentity = iota
 	sectionNorms
@@ -20,6 +19,7 @@ const (
 	sectionSpecs
 	sectionTask
 	sectionPaths
+	sectionCode
 )
 
 // Fitting priority of links mode, highest first; identity and the task
@@ -39,43 +39,73 @@ const (
 // Collection is what links mode gives the engine for one task.
 type Collection struct {
 	Closure *graph.Closure
-	Parts   []pack.Part
-	// Paths are the code globs of the specs reached, sorted and unique.
+	// Parts are the closure's artifacts, the list of their globs, then
+	// the code the globs govern.
+	Parts []pack.Part
+	// Paths are the code globs of the artifacts reached, sorted and
+	// unique.
 	Paths []string
-	// StateRoot is the Merkle root over every artifact of the set.
+	// Globs are the same globs in the order the links reached their
+	// artifacts (the task's first), each with the artifact that names it.
+	Globs []Glob
+	// StateRoot is the Merkle root over every artifact of the set and
+	// every file of the code.
 	StateRoot string
 	// Warnings are the set's problems, then the closure's.
 	Warnings []string
+
+	files  []CodeFile      // the code, in the order listed
+	inputs []project.Input // of the state root
 }
 
+// Files are the files of the code, in path order, each with the glob
+// that brought it and its rank for the task's text.
+func (col *Collection) Files() []CodeFile { return col.files }
+
 // Collect follows the links of task taskID in set, to linkDepth links
-// (0: no limit), and makes the parts of what they reach.
-func Collect(set *artifact.Set, taskID string, linkDepth int) (*Collection, error) {
+// (0: no limit), and makes the parts of what they reach: the artifacts,
+// the list of their paths globs and, when code is not nil, the files the
+// globs govern, ranked for the task's title and body (Match).
+func Collect(set *artifact.Set, taskID string, linkDepth int, code *Code) (*Collection, error) {
 	c, err := graph.Traverse(set, taskID, graph.Options{MaxDepth: linkDepth})
 	if err != nil {
 		return nil, err
 	}
-	parts, globs := Parts(set, c)
-	inputs := make([]project.Input, 0, len(set.List))
-	for _, a := range set.List {
-		inputs = append(inputs, project.Input{Path: a.Path, CID: a.CID})
+	parts := Parts(set, c)
+	col := &Collection{
+		Closure:  c,
+		Parts:    parts,
+		Globs:    globs(c),
+		Warnings: slices.Concat(Problems(set), c.Warnings),
 	}
-	return &Collection{
-		Closure:   c,
-		Parts:     parts,
-		Paths:     globs,
-		StateRoot: project.StateRoot(inputs),
-		Warnings:  slices.Concat(Problems(set), c.Warnings),
-	}, nil
+	for _, a := range set.List {
+		col.inputs = append(col.inputs, project.Input{Path: a.Path, CID: a.CID})
+	}
+	if code != nil {
+		if err := col.code(set, code); err != nil {
+			return nil, err
+		}
+	}
+	for _, g := range col.Globs {
+		col.Paths = append(col.Paths, g.Glob)
+	}
+	slices.Sort(col.Paths)
+	if len(col.Globs) > 0 {
+		col.Parts = append(col.Parts, pathsPart(col.Globs))
+	}
+	col.StateRoot = project.StateRoot(col.inputs)
+	return col, nil
 }
 
 // Options sets what links mode asks of the engine: parts rendered by
-// section, no deduplication (distinct artifacts are never duplicates) and
-// strict priority with no item cap.
+// section, no deduplication (distinct artifacts and files are never
+// duplicates), strict priority with no item cap, and the code in a
+// bucket of its own with no share: it is fitted, degraded by level like
+// pack mode's files, in what the closure leaves.
 func Options(o *pack.Options) {
 	o.Sectioned = true
 	o.DedupThreshold = -1
-	o.Policy = pack.Policy{}
+	o.Policy = pack.Policy{Buckets: []pack.Bucket{{Name: "", Share: 1}, {Name: CodeBucket, Share: 0}}}
 }
 
 // Problems are the problems found loading the artifacts of set, each as
@@ -88,15 +118,12 @@ func Problems(set *artifact.Set) []string {
 	return out
 }
 
-// Parts turns a closure into parts, and lists the code globs of its
-// specs, sorted and unique.
-func Parts(set *artifact.Set, c *graph.Closure) ([]pack.Part, []string) {
+// Parts turns a closure into parts: one per artifact.
+func Parts(set *artifact.Set, c *graph.Closure) []pack.Part {
 	var parts []pack.Part
 	if id, ok := set.ByID["identity"]; ok && id.Type == artifact.Identity {
 		parts = append(parts, artifactPart(id, nil, sectionIdentity, 0, true))
 	}
-	type glob struct{ glob, spec string }
-	var globs []glob
 	for i, n := range c.Nodes {
 		a := n.A
 		if n.Depth == 0 {
@@ -107,9 +134,6 @@ func Parts(set *artifact.Set, c *graph.Closure) ([]pack.Part, []string) {
 		switch a.Type {
 		case artifact.Spec:
 			part = artifactPart(a, n.Via, sectionSpecs, priority(n.Direct(), prioSpecDirect, prioSpec), false)
-			for _, g := range a.Paths {
-				globs = append(globs, glob{g, a.ID})
-			}
 		case artifact.Norm:
 			part = artifactPart(a, n.Via, sectionNorms, priority(n.Direct(), prioNormDirect, prioNorm), false)
 		case artifact.Decision:
@@ -123,20 +147,7 @@ func Parts(set *artifact.Set, c *graph.Closure) ([]pack.Part, []string) {
 		part.Components = map[string]float64{"link_order": part.Score}
 		parts = append(parts, part)
 	}
-	var list []string
-	if len(globs) > 0 {
-		var b strings.Builder
-		for _, g := range globs {
-			fmt.Fprintf(&b, "%s (%s)\n", g.glob, g.spec)
-			list = append(list, g.glob)
-		}
-		parts = append(parts, pack.Part{
-			Key: "paths", Source: "artifact", Type: "paths", Section: sectionPaths, Priority: prioPaths,
-			Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, // a list of globs is metadata at every depth
-		})
-	}
-	slices.Sort(list)
-	return parts, slices.Compact(list)
+	return parts
 }
 
 // priority is the priority of a part reached directly from the task, or

@@ -55,7 +55,7 @@ func fixtureSet(t *testing.T) *artifact.Set {
 // seed's closure, each artifact once, with links mode's sections,
 // priorities and pins.
 func TestCollectBilling(t *testing.T) {
-	col, err := Collect(billing(t), "TASK-042", 0)
+	col, err := Collect(billing(t), "TASK-042", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,18 +111,18 @@ func TestCollectBilling(t *testing.T) {
 func TestCollectErrors(t *testing.T) {
 	set := billing(t)
 	for _, id := range []string{"TASK-999", "SPEC-NOPE"} {
-		if _, err := Collect(set, id, 0); err == nil {
+		if _, err := Collect(set, id, 0, nil); err == nil {
 			t.Errorf("Collect(%s): no error", id)
 		}
 	}
 }
 
 // TestCollectFixture covers the glob list (sorted, unique, one line per
-// spec and glob), another type reached through a link, and the set's
-// problems as warnings.
+// glob with every artifact that names it), another type reached through a
+// link, and the set's problems as warnings.
 func TestCollectFixture(t *testing.T) {
 	set := fixtureSet(t)
-	col, err := Collect(set, "TASK-1", 0)
+	col, err := Collect(set, "TASK-1", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestCollectFixture(t *testing.T) {
 		t.Errorf("paths %v, want %v", col.Paths, want)
 	}
 	last := col.Parts[len(col.Parts)-1]
-	if want := "src/a/** (SPEC-A)\nsrc/b/** (SPEC-B)\nsrc/a/** (SPEC-B)\n"; last.Key != "paths" || last.Text[pack.Full] != want || last.Text[pack.Meta] != want {
+	if want := "src/a/** (SPEC-A, SPEC-B)\nsrc/b/** (SPEC-B)\n"; last.Key != "paths" || last.Text[pack.Full] != want || last.Text[pack.Meta] != want {
 		t.Errorf("paths part %q: %q", last.Key, last.Text)
 	}
 	if len(col.Warnings) == 0 || !strings.Contains(strings.Join(col.Warnings, "\n"), "NORM-BAD.md") {
@@ -141,7 +141,7 @@ func TestCollectFixture(t *testing.T) {
 			t.Errorf("warning keeps the package prefix: %q", w)
 		}
 	}
-	depth1, err := Collect(set, "TASK-1", 1)
+	depth1, err := Collect(set, "TASK-1", 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,12 +172,12 @@ func assemble(t *testing.T, col *Collection, budget int) *render.Plan {
 
 func TestExplain(t *testing.T) {
 	set := fixtureSet(t)
-	col, err := Collect(set, "TASK-1", 0)
+	col, err := Collect(set, "TASK-1", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	full := assemble(t, col, 100000)
-	shallow, err := Collect(set, "TASK-1", 1)
+	shallow, err := Collect(set, "TASK-1", 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestExplain(t *testing.T) {
 // A budget too small for an artifact explains what budget would keep it.
 func TestExplainBudget(t *testing.T) {
 	set := billing(t)
-	col, err := Collect(set, "TASK-042", 0)
+	col, err := Collect(set, "TASK-042", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
