@@ -3,8 +3,10 @@ package app
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
+	"github.com/ctxpack/ctxpack/internal/collect/links"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/record"
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -108,9 +110,23 @@ func (p *Project) Allocation(req Request, mode string) (*Allocation, error) {
 // (Plan.Shares: sources mode, premortem) gives the tiers, which become
 // a's: one a source, in the plan's order, its share the percent of the
 // weights that its weight is, its tokens the budget it was entitled to.
+//
+// Links mode's code has a bucket of its own only to come after the
+// artifacts (links.CodeBucket, no share): it takes what they leave of the
+// one budget, so the record shows it in the context tier.
 func (a *Allocation) Record(plan *Plan, now time.Time) BudgetRecord {
 	if len(plan.Shares) > 0 {
 		a.Tiers = shareTiers(plan.Shares)
+	}
+	if plan.Mode == "links" {
+		c := *plan
+		c.Parts = slices.Clone(plan.Parts)
+		for i := range c.Parts {
+			if c.Parts[i].Bucket == links.CodeBucket {
+				c.Parts[i].Bucket = ""
+			}
+		}
+		plan = &c
 	}
 	spec := record.Spec{Window: a.Window, Reserves: a.Reserves, Time: now}
 	for _, t := range a.Tiers {

@@ -95,7 +95,7 @@ func TestNewCmdExplain(t *testing.T) {
 			Want:    ExplainOptions{Task: "TASK-042", Artifact: "DEC-BILLING-003", AssembleOptions: AssembleOptions{LinkDepth: 1}},
 			Globals: cmdutil.Globals{Budget: 600},
 		},
-		{Name: "one id", Args: "explain TASK-042", WantErr: "explain: missing ARTIFACT-ID (the artifact to explain)"},
+		{Name: "one id", Args: "explain TASK-042", WantErr: "explain: missing ARTIFACT-ID (the artifact to explain, or a file of the project)"},
 	}, NewCmdExplain, nil)
 }
 
