@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+)
+
+// readmeCommands returns the `go run ./cmd/ctxpack ARGS` lines of the
+// README's sh blocks, each as its arguments.
+func readmeCommands(t *testing.T) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds [][]string
+	inSh := false
+	for line := range strings.SplitSeq(string(data), "\n") {
+		switch trimmed := strings.TrimSpace(line); {
+		case strings.HasPrefix(trimmed, "```"):
+			inSh = !inSh && trimmed == "```sh"
+		case inSh && strings.HasPrefix(trimmed, "go run ./cmd/ctxpack "):
+			cmds = append(cmds, strings.Fields(strings.TrimPrefix(trimmed, "go run ./cmd/ctxpack ")))
+		}
+	}
+	return cmds
+}
+
+// TestReadmeMainCommand runs the README's main-job command (the first
+// `go run ./cmd/ctxpack` of its sh blocks) as written, on a copy of the
+// folder its -C names, and checks that it gives the task's context, within
+// the budget it names, with nothing on standard error.
+func TestReadmeMainCommand(t *testing.T) {
+	cmds := readmeCommands(t)
+	if len(cmds) == 0 {
+		t.Fatal("README.md has no `go run ./cmd/ctxpack ...` line in a sh block")
+	}
+	args := append([]string(nil), cmds[0]...)
+	task := ""
+	for i, a := range args {
+		switch {
+		case a == "-C" && i+1 < len(args):
+			dir := filepath.Join(t.TempDir(), filepath.Base(args[i+1]))
+			copyExample(t, filepath.Join("..", "..", filepath.FromSlash(args[i+1])), dir)
+			args[i+1] = dir
+		case a == "context" && i+1 < len(args):
+			task = args[i+1]
+		}
+	}
+	if task == "" {
+		t.Fatalf("README's main command %q is not `context TARGET`", strings.Join(cmds[0], " "))
+	}
+	ios, out, errOut := cmdutil.Test("")
+	if code := Run(t.Context(), args, ios); code != 0 || errOut.Len() > 0 {
+		t.Fatalf("ctxpack %s: exit %d, stderr:\n%s", strings.Join(cmds[0], " "), code, errOut)
+	}
+	if !strings.Contains(out.String(), task) {
+		t.Errorf("ctxpack %s: the output does not name %s:\n%s", strings.Join(cmds[0], " "), task, out)
+	}
+	ios, out, errOut = cmdutil.Test("")
+	if code := Run(t.Context(), append(args, "--format", "json", "--no-record"), ios); code != 0 {
+		t.Fatalf("the same with --format json: exit %d, stderr:\n%s", code, errOut)
+	}
+	var plan struct {
+		Budget      int  `json:"budget"`
+		TotalTokens int  `json:"total_tokens"`
+		Exceeded    bool `json:"exceeded"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if plan.Exceeded || plan.Budget == 0 || plan.TotalTokens > plan.Budget {
+		t.Errorf("the plan: %d tokens of a budget of %d, exceeded %v", plan.TotalTokens, plan.Budget, plan.Exceeded)
+	}
+}
