@@ -132,7 +132,9 @@ func Parts(set *artifact.Set, c *graph.Closure) ([]pack.Part, []string) {
 		}
 		parts = append(parts, pack.Part{
 			Key: "paths", Source: "artifact", Type: "paths", Section: sectionPaths, Priority: prioPaths,
-			Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, // a list of globs is metadata at every depth
+			// A list of globs is metadata at every depth, the same text at
+			// each: no level shows less of it.
+			Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, SelfNoted: true,
 		})
 	}
 	slices.Sort(list)
@@ -160,7 +162,7 @@ func artifactPart(a *artifact.Artifact, via []string, section, priority int, pin
 	}
 	return pack.Part{
 		Key: a.ID, Source: "artifact", Type: string(a.Type), Label: label, Path: a.Path,
-		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text,
+		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text, Whole: "ctxpack show " + a.ID,
 		Priority: priority, Pinned: pinned, Section: section, Via: via,
 	}
 }
