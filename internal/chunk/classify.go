@@ -442,7 +442,9 @@ func (s *bscan) classify(st stmt, prefix string, member bool, nesting int) (it i
 			u.kind = KindConstant
 		}
 		if st.group.start > d && (st.groupOpen == '{' || st.groupOpen == '[') && multiline(src, st.group.start, st.group.end) {
-			u.elide = []elision{{st.group.start, st.group.end, string(st.groupOpen) + " … " + string(closer(st.groupOpen))}}
+			if el, ok := groupElision(src, st.group.start, st.group.end, false); ok {
+				u.elide = []elision{el}
+			}
 		}
 		return it, true
 	}

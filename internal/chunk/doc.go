@@ -73,18 +73,25 @@
 //     the doc comment of the file's only class), a blank line, and one line
 //     per top-level unit, "kind: signature", with the members of
 //     containers indented by two spaces under them; and the detailed level:
-//     the file with every multi-line or long function body replaced by
-//     "{ … }" (Python: "...", after the docstring), multi-line literal
-//     values of variables by "{ … }" or "[ … ]", and everything else (doc
-//     comments, signatures, type definitions, imports, top-level code)
-//     kept as written, so it reads like a header file. A signature is the
-//     declaration's text up to its body, white space collapsed, at most 200
-//     bytes. For Markdown the summary is the lead paragraph and the heading
-//     lines, the detailed level each heading with its first paragraph.
-//     Both levels are extractive (only bytes of the file, the placeholders
-//     and the "kind: " words) and deterministic. A level is "" when it
-//     would be empty, would not be shorter than the file, or (detailed)
-//     would elide nothing; plain text has neither.
+//     the file with every multi-line or long function body, and every
+//     multi-line literal value of a variable, replaced by a comment in the
+//     file's own language that counts the lines it stands for, never by
+//     text that reads as real code: "{ /* … 12 lines elided */ }" (the
+//     brackets of a literal kept: "[ /* … 3 lines elided */ ]"), and in
+//     Python, after the docstring, "# … 12 lines elided" on its own line,
+//     indented as the body (a literal: "{  # … 3 lines elided", the
+//     closing bracket on the next line). A body no longer than its
+//     comment is kept as written, and so is everything else (doc comments,
+//     signatures, type definitions, imports, top-level code), so it reads
+//     like a header file. A signature is the declaration's text up to its
+//     body, white space collapsed, at most 200 bytes; an elided value
+//     shows there as "{ … }". For Markdown the summary is the lead
+//     paragraph and the heading lines, the detailed level each heading
+//     with its first paragraph. Both levels are extractive (only bytes of
+//     the file, the elision comments and the "kind: " words) and
+//     deterministic. A level is "" when it would be empty, would not be
+//     shorter than the file, or (detailed) would elide nothing; plain text
+//     has neither.
 //   - Errors. Nothing here fails: a file that cannot be parsed is chunked
 //     by the next reader in line. Nothing is printed or logged.
 //   - Concurrency. Split, Levels and Language are safe for concurrent use.

@@ -90,8 +90,8 @@ func render(b *strings.Builder, src []byte, u *unit) bool {
 		}
 		e := u.elide[ei]
 		ei++
-		if e.start < pos || e.end > u.end {
-			continue
+		if e.start < pos || e.end > u.end || len(e.with) >= e.end-e.start {
+			continue // a span no longer than its comment is kept
 		}
 		b.Write(src[pos:e.start])
 		b.WriteString(e.with)
@@ -118,7 +118,7 @@ func signature(src []byte, u *unit) string {
 				if el.start > u.sig.start && isBlank(src[el.start-1]) {
 					sep = " "
 				}
-				s = collapseSpace(src[u.sig.start:min(el.start, e)]) + sep + el.with + collapseSpace(rest)
+				s = collapseSpace(src[u.sig.start:min(el.start, e)]) + sep + el.short + collapseSpace(rest)
 			}
 		}
 	}

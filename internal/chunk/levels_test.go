@@ -89,9 +89,15 @@ func TestLevelsCases(t *testing.T) {
 		detailed: "Lead paragraph\nstill lead.\n\n## One\n\nFirst of one.\n\n## Two\n\n```sh\nrun\n```\n",
 	}, {
 		name: "go body and literals", path: "a.go",
-		src:      "package p\n\nvar m = map[string]int{\n\t\"a\": 1,\n}\n\nvar f = func() {\n\tprintln()\n}\n\nfunc F() {\n\tprintln()\n}\n",
-		summary:  "variable: var m = map[string]int{ … }\nvariable: var f = func() { … }\nfunction: func F()\n",
-		detailed: "package p\n\nvar m = map[string]int{ … }\n\nvar f = func() { … }\n\nfunc F() { … }\n",
+		src:      "package p\n\nvar m = map[string]int{\n\t\"alpha\": 1,\n\t\"beta\":  2,\n}\n\nvar f = func() {\n\tprintln(\"one\")\n\tprintln(\"two\")\n}\n\nfunc F() {\n\tprintln(\"one\")\n\n\tprintln(\"two\")\n}\n\nfunc G() {\n\treturn\n}\n",
+		summary:  "variable: var m = map[string]int{ … }\nvariable: var f = func() { … }\nfunction: func F()\nfunction: func G()\n",
+		detailed: "package p\n\nvar m = map[string]int{ /* … 2 lines elided */ }\n\nvar f = func() { /* … 2 lines elided */ }\n\nfunc F() { /* … 3 lines elided */ }\n\nfunc G() {\n\treturn\n}\n",
+	}, {
+		// Python's comments end the line: the bracket closes on the next.
+		name: "python body and literal", path: "a.py",
+		src:      "RATES = {\n    \"alpha\": 1,\n    \"beta\": 2,\n}\n\n\ndef f(x):\n    \"\"\"Doc.\"\"\"\n    y = x + 1\n    return y * 2\n\n\ndef g():\n    pass\n",
+		summary:  "variable: RATES = { … }\nfunction: def f(x):\nfunction: def g():\n",
+		detailed: "RATES = {  # … 2 lines elided\n}\n\n\ndef f(x):\n    \"\"\"Doc.\"\"\"\n    # … 2 lines elided\n\n\ndef g():\n    pass\n",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

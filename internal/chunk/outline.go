@@ -3,6 +3,7 @@ package chunk
 import (
 	"bytes"
 	"sort"
+	"strconv"
 )
 
 // An outline is what a front end (go/parser, tree-sitter, the heuristics,
@@ -40,9 +41,17 @@ type unit struct {
 	elide []elision
 }
 
+// An elision is a span of a unit the detailed level replaces: with is
+// what it shows instead, a comment in the file's language that says how
+// many lines it stands for ("{ /* … 12 lines elided */ }", Python's
+// "# … 12 lines elided"), never text that reads as real code; short is
+// the one-line form the summary's signatures show ("{ … }"). The
+// detailed level keeps a span whose comment would not be shorter than it
+// (a one-line body) as it is.
 type elision struct {
 	start, end int
 	with       string
+	short      string
 }
 
 // An item is one element of a list of siblings (top-level declarations, a
@@ -202,11 +211,61 @@ func multiline(src []byte, s, e int) bool {
 	return bytes.IndexByte(src[s:e], '\n') >= 0
 }
 
-// bodyElision is the elision of a brace-delimited body src[s:e] ("{...}"):
-// nil if the body is short and on one line, so it stays.
+// bodyElision is the elision of a brace-delimited body src[s:e]
+// ("{ /* … 12 lines elided */ }"): nil if the body is short and on one
+// line, so it stays, or blank.
 func bodyElision(src []byte, s, e int) []elision {
 	if e-s < 2 || !multiline(src, s, e) && e-s <= 80 {
 		return nil
 	}
-	return []elision{{s, e, "{ … }"}}
+	el, ok := groupElision(src, s, e, false)
+	if !ok {
+		return nil
+	}
+	return []elision{el}
+}
+
+// groupElision is the elision of the bracketed group src[s:e] (a body or
+// a literal: "{…}", "[…]", "(…)"), its brackets kept and what is between
+// them replaced by a comment that counts its lines: "/* … N lines elided
+// */" on one line, or, where comments start with "#" (hash: Python), the
+// comment ending the opening bracket's line and the closing bracket on
+// the next, indented as it was. ok is false when there is nothing but
+// white space between the brackets.
+func groupElision(src []byte, s, e int, hash bool) (el elision, ok bool) {
+	open, close := string(src[s]), string(src[e-1])
+	n := elidedLines(src[s+1 : e-1])
+	if n == 0 {
+		return elision{}, false
+	}
+	el = elision{start: s, end: e, short: open + " … " + close}
+	if !hash {
+		el.with = open + " /* … " + linesElided(n) + " */ " + close
+	} else {
+		ls := bytes.LastIndexByte(src[:e-1], '\n') + 1
+		ind := src[ls : e-1]
+		if !isSpace(ind) || ls <= s {
+			ind = nil
+		}
+		el.with = open + "  # … " + linesElided(n) + "\n" + string(ind) + close
+	}
+	return el, true
+}
+
+// elidedLines is the number of lines b spans once the white space at
+// its ends is trimmed: 0 if it is blank.
+func elidedLines(b []byte) int {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return 0
+	}
+	return bytes.Count(b, []byte{'\n'}) + 1
+}
+
+// linesElided is "1 line elided" or "N lines elided".
+func linesElided(n int) string {
+	if n == 1 {
+		return "1 line elided"
+	}
+	return strconv.Itoa(n) + " lines elided"
 }

@@ -215,7 +215,9 @@ func (p *pyScan) segment(from, to, indent int, prefix string, nesting int) []ite
 				v := bytes.TrimSpace(src[l.first+eq+1 : it.end])
 				if len(v) > 1 && multiline(v, 0, len(v)) && (v[0] == '{' || v[0] == '[' || v[0] == '(') && v[len(v)-1] == closer(v[0]) {
 					vs := it.end - len(v)
-					it.u.elide = []elision{{vs, it.end, string(v[0]) + " … " + string(closer(v[0]))}}
+					if el, ok := groupElision(src, vs, it.end, true); ok {
+						it.u.elide = []elision{el}
+					}
 				}
 			}
 		}
@@ -239,7 +241,7 @@ func (p *pyScan) firstCode(from, to int) int {
 }
 
 // bodyElision elides the body of the def on line k (ending on line last),
-// keeping its docstring: "...", indented like the body.
+// keeping its docstring: "# … N lines elided", indented like the body.
 func (p *pyScan) bodyElision(k, last int) []elision {
 	lines := p.lines
 	b := p.firstCode(k+1, last+1)
@@ -258,7 +260,19 @@ func (p *pyScan) bodyElision(k, last int) []elision {
 	if end-from < 2 {
 		return nil
 	}
-	return []elision{{from, end, "\n" + ind + "..."}}
+	return pyBodyElision(p.src, from, end, ind)
+}
+
+// pyBodyElision is the elision of a def's body src[from:end], which
+// starts on the line of its header or docstring: a comment on the next
+// line, indented by ind, that counts the lines it stands for. nil if the
+// body is blank.
+func pyBodyElision(src []byte, from, end int, ind string) []elision {
+	n := elidedLines(src[from:end])
+	if n == 0 {
+		return nil
+	}
+	return []elision{{from, end, "\n" + ind + "# … " + linesElided(n), "…"}}
 }
 
 // pyName returns the name at the start of b (after "def" or "class").

@@ -384,7 +384,9 @@ func (w *walker) valueElision(it *item, v *tnode) {
 			"argument_list", "field_initializer_list", "tuple_expression", "struct_expression", "field_declaration_list", "object_type":
 			open, close := w.src[v.start], w.src[v.end-1]
 			if strings.IndexByte("{[(", open) >= 0 && close == closer(open) {
-				it.u.elide = []elision{{v.start, v.end, string(open) + " … " + string(close)}}
+				if el, ok := groupElision(w.src, v.start, v.end, w.lang == "python"); ok {
+					it.u.elide = []elision{el}
+				}
 				return
 			}
 			if v.kind == "struct_expression" {
@@ -479,8 +481,8 @@ func (w *walker) python(n *tnode, it *item, cx context, first bool) bool {
 	return block(it, cx)
 }
 
-// pyBodyElision elides a def's body, keeping its docstring: "...",
-// indented like the body. A body on the header's line stays.
+// pyBodyElision elides a def's body, keeping its docstring: "# … N
+// lines elided", indented like the body. A body on the header's line stays.
 func (w *walker) pyBodyElision(hdrEnd int, body *tnode) []elision {
 	if !multiline(w.src, hdrEnd, body.end) {
 		return nil
@@ -503,7 +505,7 @@ func (w *walker) pyBodyElision(hdrEnd int, body *tnode) []elision {
 	if body.end-from < 2 {
 		return nil
 	}
-	return []elision{{from, body.end, "\n" + string(ind) + "..."}}
+	return pyBodyElision(w.src, from, body.end, string(ind))
 }
 
 // js classifies one JavaScript or TypeScript statement or class member.

@@ -27,7 +27,7 @@ func moduleVersion() string {
 
 // versionString is the version line: ctxpack's version, the Go toolchain
 // and platform, and the chunker, which plans name and digests cover
-// ("ctxpack devel (go1.26.8 linux/amd64; chunker go/parser+tree-sitter v1)").
+// ("ctxpack devel (go1.26.8 linux/amd64; chunker go/parser+tree-sitter v2)").
 func versionString() string {
 	return fmt.Sprintf("ctxpack %s (%s %s/%s; chunker %s)", moduleVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH, app.Chunker())
 }

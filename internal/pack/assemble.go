@@ -171,6 +171,7 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 			it.red = &redaction{sc: opt.Secrets}
 		}
 		lo, top := it.eagerRange()
+		it.top = top
 		it.pending = p.More != nil && top-lo > 1
 		if it.pending && opt.MaxLevel > lo && opt.MaxLevel < top {
 			// The start level may be one of More's.
@@ -251,7 +252,7 @@ func showCopies(items []*item, dropped []drop, threshold float64) ([]*item, []dr
 		it.Part = &p
 		it.text, it.has = [numLevels]string{}, [numLevels]bool{}
 		it.text[Meta], it.has[Meta] = note, true
-		it.pending, it.red, it.start = false, nil, Meta
+		it.pending, it.red, it.start, it.top = false, nil, Meta, Meta
 		it.cid = contentID(note)
 		items = append(items, it)
 	}
@@ -367,7 +368,7 @@ func (f *fitter) fit() error {
 		// will be needed now, in parallel, rather than one by one.
 		var need []*item
 		for _, it := range f.order {
-			if it.pending && !it.Pinned && lowestRung(it) < it.start {
+			if it.pending && !it.Pinned && lowestRung(f.c, it) < it.start {
 				need = append(need, it)
 			}
 		}

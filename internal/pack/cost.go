@@ -2,6 +2,7 @@ package pack
 
 import (
 	"runtime"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -110,10 +111,64 @@ func (c *coster) runHeader(s string) int {
 }
 
 // block is the item as render shows it at level l with the given text.
+// Below the part's highest level, the block says which level it is and
+// how to get the whole (render.Block.Shown, Part.Whole).
 func (it *item) block(l Level, text string) render.Block {
 	label := it.Label
 	if label == "" {
 		label = it.Key
 	}
-	return render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading, CID: it.cid}
+	b := render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading, CID: it.cid}
+	if it.reduced(l) {
+		b.Shown, b.Rest = l.String(), it.Whole
+		if b.Rest == "" && it.Path != "" {
+			b.Rest = "ctxpack summarize " + shellQuote(it.Path) + " --depth full"
+		}
+	}
+	return b
+}
+
+// reduced reports whether level l shows less than the whole part and
+// the header must say so: it is below the part's highest level, and the
+// part's text does not say it itself (Part.SelfNoted).
+func (it *item) reduced(l Level) bool { return l < it.top && !it.SelfNoted }
+
+// shownSize is the length in bytes of the item at level l as its
+// ladder compares levels: its text's, and, when the level shows less than
+// the whole, its header's note's, so that a lower level whose note makes
+// it no shorter than a higher one is never a rung.
+func (it *item) shownSize(l Level) int {
+	n := it.size(l)
+	if it.reduced(l) {
+		n += len(render.Note(it.block(l, ""))) + len(" ()")
+	}
+	return n
+}
+
+// shorter reports whether the item at level l is shorter as shown than
+// at level h: by their lengths (shownSize) when one is at most a third of
+// the other, else by the tokens of both as rendered, measured once and
+// kept. A level's note counts more tokens per byte than most text does,
+// so lengths alone could make a rung of a level that costs more than the
+// one above it.
+func (c *coster) shorter(it *item, l, h Level) bool {
+	nl, nh := it.shownSize(l), it.shownSize(h)
+	switch {
+	case nl >= nh:
+		return false
+	case 3*nl <= nh:
+		return true
+	}
+	return c.body(it, l) < c.body(it, h)
+}
+
+// shellQuote is p as one word of a POSIX shell: as it is when it holds
+// only characters no shell treats specially, else in single quotes.
+func shellQuote(p string) string {
+	if p != "" && strings.IndexFunc(p, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
+	}) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

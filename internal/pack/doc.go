@@ -37,7 +37,7 @@
 //     estimate, is checked against the budget.
 //
 // Every plan names the chunker of the build (chunkid.Name, such as
-// "go/parser+tree-sitter v1"; "go/parser+heuristics v1" built without
+// "go/parser+tree-sitter v2"; "go/parser+heuristics v2" built without
 // cgo), which gave code parts their chunks and levels, and its digest
 // covers that name and the content (see Digest):
 //

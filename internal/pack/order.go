@@ -15,6 +15,7 @@ type item struct {
 	doc     string  // grouping document
 	cid     string  // content id of the part's fullest text
 	start   Level   // the level the part starts at
+	top     Level   // the part's highest level: the part whole
 	rank    int     // position in the total order
 	fit     int     // position in packing order
 	bucket  int     // index into the policy's buckets

@@ -107,6 +107,16 @@ type Part struct {
 	// Dedup tells the EditDistance deduplication what the part is beyond
 	// its text.
 	Dedup DedupKeys
+	// Whole is how to get the part whole when it is shown at less (a
+	// command, which the part's header names: render.Block.Rest): "" is
+	// 'ctxpack summarize PATH --depth full' for a part with a path, and
+	// nothing for one without.
+	Whole string
+	// SelfNoted says the part's lower levels say themselves that they are
+	// less than the part and where the whole is (the evidence's "[ctxpack:
+	// not shown for the budget; the evidence is PATH]"), or are the whole
+	// (a list of globs), so its header does not.
+	SelfNoted bool
 	// CID is the content id of the part's fullest text ("sha256:" + hex),
 	// when the collector has it already; the engine computes it otherwise.
 	CID string

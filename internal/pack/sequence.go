@@ -161,16 +161,17 @@ func (b *builder) first(it *item) Level {
 	if b.opt.Overflow != Degrade || it.Pinned {
 		return it.start
 	}
-	return lowestRung(it)
+	return lowestRung(b.c, it)
 }
 
 // lowestRung is the lowest level of the part's Text that is shorter than
-// every higher level up to its start level, or the start level.
-func lowestRung(it *item) Level {
-	low, top := it.start, it.size(it.start)
+// every higher level up to its start level (coster.shorter), or the
+// start level.
+func lowestRung(c *coster, it *item) Level {
+	low := it.start
 	for l := it.start - 1; l >= Meta; l-- {
-		if t, ok := it.Text[l]; ok && len(t) < top {
-			low, top = l, len(t)
+		if _, ok := it.Text[l]; ok && c.shorter(it, l, low) {
+			low = l
 		}
 	}
 	return low
@@ -179,9 +180,10 @@ func lowestRung(it *item) Level {
 // ladder returns the levels an item climbs, lowest first. With degrade it
 // is its first level, then every level it has between that and its start
 // level whose text is longer than the first's and shorter than every
-// higher rung's (a lower level as long as a higher one is pointless),
-// then the start level; otherwise, and for pinned items, just the start
-// level. Lengths, not token counts, decide, so building the ladder
+// higher rung's as shown (a lower level as long as a higher one is
+// pointless), then the start level; otherwise, and for pinned items, just
+// the start level. Lengths, not token counts, decide where they are far
+// apart (coster.shorter), so building the ladder of a large file
 // tokenizes nothing: only the steps the sequence reaches are measured.
 // The item's More is called here, when the sequence needs its upgrades;
 // the next resolveAhead items of q are resolved with it, in parallel.
@@ -195,11 +197,11 @@ func (b *builder) ladder(q *bucketQueue, i int) []Level {
 		resolveAll(q.items[i:min(len(q.items), i+resolveAhead)])
 	}
 	lad := []Level{it.start}
-	floor, top := it.size(low), it.size(it.start)
+	top := it.start
 	for l := it.start - 1; l > low; l-- {
-		if n := it.size(l); it.has[l] && n < top && n > floor {
+		if it.has[l] && b.c.shorter(it, l, top) && b.c.shorter(it, low, l) {
 			lad = append(lad, l)
-			top = n
+			top = l
 		}
 	}
 	lad = append(lad, low)

@@ -80,6 +80,41 @@ type Block struct {
 	// CID is the content id of the block's part ("sha256:…"): mdctx shows
 	// it in the block's provenance comment.
 	CID string
+	// Shown, when not empty, is the level the block is shown at when it is
+	// less than its part whole ("meta", "summary", "detailed"); Rest is how
+	// to get the whole (a command), "" if there is no such way. The
+	// block's header then says so, with the lines it covers (Note): the
+	// text format's "=== TYPE: LABEL (NOTE) ===", the markdown and mdctx
+	// headings likewise, a "[NOTE]" line before the text in doc, and a
+	// <shown> element after <source> in xml. A block shown whole has
+	// neither, and its header says nothing more.
+	Shown, Rest string
+}
+
+// Note is what the header of a block shown at less than whole says of it:
+// "summary of lines 1-1536; full: ctxpack summarize app.py --depth full";
+// "" for a block shown whole.
+func Note(b Block) string {
+	if b.Shown == "" {
+		return ""
+	}
+	s := b.Shown
+	if b.Lines[0] > 0 {
+		s += " of lines " + strconv.Itoa(b.Lines[0]) + "-" + strconv.Itoa(b.Lines[1])
+	}
+	if b.Rest != "" {
+		s += "; full: " + b.Rest
+	}
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// noted is title followed by the block's note in parentheses, if it has
+// one.
+func noted(title string, b Block) string {
+	if n := Note(b); n != "" {
+		return title + " (" + n + ")"
+	}
+	return title
 }
 
 // Open returns what the format writes before the first block: the XML
@@ -175,13 +210,16 @@ func Body(f Format, b Block) string {
 			title = name(b)
 		}
 		s.WriteString("## Evidence: ")
-		s.WriteString(strings.ReplaceAll(title, "\n", " "))
+		s.WriteString(noted(strings.ReplaceAll(title, "\n", " "), b))
 		s.WriteString("\n<!-- ")
 		s.WriteString(provenance(b)) // URIPath, hex and digits: no "--"
 		s.WriteString(" -->\n\n")
 		writeFenced(&s, b)
 		s.WriteString("\n")
 	case Doc:
+		if n := Note(b); n != "" {
+			s.WriteString("[" + n + "]\n")
+		}
 		s.WriteString(withNewline(b.Text))
 	case Markdown:
 		if b.Section != "" {
@@ -190,19 +228,23 @@ func Body(f Format, b Block) string {
 			break
 		}
 		s.WriteString("## ")
-		s.WriteString(heading(b))
+		s.WriteString(noted(heading(b), b))
 		s.WriteString("\n\n")
 		writeFenced(&s, b)
 		s.WriteString("\n")
 	case XML:
 		s.WriteString("<document>\n<source>")
 		s.WriteString(escapeXML(source(b)))
-		s.WriteString("</source>\n<document_content>")
+		s.WriteString("</source>\n")
+		if n := Note(b); n != "" {
+			s.WriteString("<shown>" + escapeXML(n) + "</shown>\n")
+		}
+		s.WriteString("<document_content>")
 		writeCDATA(&s, "\n"+withNewline(b.Text))
 		s.WriteString("</document_content>\n</document>\n")
 	default:
 		s.WriteString("=== ")
-		s.WriteString(heading(b))
+		s.WriteString(noted(heading(b), b))
 		s.WriteString(" ===\n")
 		s.WriteString(withNewline(b.Text))
 	}

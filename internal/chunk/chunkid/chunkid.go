@@ -10,9 +10,9 @@ import "strconv"
 // whenever chunk.Split or chunk.Levels can return something different for
 // the same input, so an index can tell that its chunks are stale. Backend
 // names the parsers this build uses; an index records both.
-const Version = 1
+const Version = 2
 
 // Name names this build's chunker, Backend and Version, as plans and
-// ctxpack version show it: "go/parser+tree-sitter v1" built with cgo,
-// "go/parser+heuristics v1" without. It never holds a newline.
+// ctxpack version show it: "go/parser+tree-sitter v2" built with cgo,
+// "go/parser+heuristics v2" without. It never holds a newline.
 func Name() string { return Backend + " v" + strconv.Itoa(Version) }

@@ -146,6 +146,7 @@ func evidenceParts(files []*wsFile) ([]pack.Part, []render.EvidenceFile, []proje
 			part.Heading, part.Pinned = "User Request", true
 		default:
 			part.Text[pack.Meta] = "[ctxpack: not shown for the budget; the evidence is " + f.path + "]\n"
+			part.SelfNoted = true
 		}
 		// Its section whole, alone: for a skipped file, as it would be
 		// shown once on.

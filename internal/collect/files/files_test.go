@@ -365,7 +365,7 @@ func TestUnreadableAndCanceled(t *testing.T) {
 // TestCodeLevels: a ranked code file gives its extractive levels through
 // More, the ones chunk.Levels makes.
 func TestCodeLevels(t *testing.T) {
-	src := "// Package z is a hub.\npackage z\n\n// Hub is used by everyone.\nfunc Hub() int {\n\tx := 42\n\treturn x\n}\n"
+	src := "// Package z is a hub.\npackage z\n\n// Hub is used by everyone.\nfunc Hub() int {\n\tx := 42\n\ty := x * 2\n\treturn x + y\n}\n"
 	c, err := Collect(context.Background(), Env{FS: mapFS(map[string]string{"z/hub.go": src, "notes.txt": ""})}, Request{Ranked: true})
 	if err != nil {
 		t.Fatal(err)

@@ -289,6 +289,8 @@ func pathsPart(gs []Glob) pack.Part {
 	}
 	return pack.Part{
 		Key: "paths", Source: "artifact", Type: "paths", Section: sectionPaths, Priority: prioPaths,
-		Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, // a list of globs is metadata at every depth
+		// A list of globs is metadata at every depth, the same text at
+		// each: no level shows less of it.
+		Text: map[pack.Level]string{pack.Meta: b.String(), pack.Full: b.String()}, SelfNoted: true,
 	}
 }

@@ -171,7 +171,7 @@ func artifactPart(a *artifact.Artifact, via []string, section, priority int, pin
 	}
 	return pack.Part{
 		Key: a.ID, Source: "artifact", Type: string(a.Type), Label: label, Path: a.Path,
-		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text,
+		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text, Whole: "ctxpack show " + a.ID,
 		Priority: priority, Pinned: pinned, Section: section, Via: via,
 	}
 }
