@@ -357,6 +357,7 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 		o.DedupThreshold = 1 // with no budget, only exact copies are left out
 	}
 	o.ShowCopies = true
+	o.MetaAsTree = true
 	roots, err := p.roots(req.Paths)
 	if err != nil {
 		return nil, o, err

@@ -152,6 +152,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	o.Dropped = skipped
 	o.Policy.Buckets = retrieval.Policy(tiers).Buckets
 	o.Mode, o.Target = "retrieval", query
+	o.MetaAsTree = true
 	o.StateRoot = root
 	o.Warnings = warnings
 	p.setMetadata(req, &o)

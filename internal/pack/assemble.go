@@ -110,11 +110,12 @@ func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 	c := newCoster(opt.Tokenizer, opt.Format)
 	items, d, shares := allocate(c, items, &opt)
 	dropped = append(dropped, d...)
+	markTree(c, items, &opt)
 	order := packingOrder(items, opt.Strategy)
 	for i, it := range order {
 		it.fit = i
 	}
-	f := &fitter{opt: &opt, c: c, order: order, shares: shares, fail: fail, warnings: copyWarnings}
+	f := &fitter{opt: &opt, c: c, order: order, shares: shares, fail: fail, warnings: copyWarnings, sizes: map[*item]int{}}
 	if err := f.fit(); err != nil {
 		return nil, err
 	}
@@ -313,6 +314,16 @@ type fitter struct {
 	truncTxt string
 	warnings []string
 	shares   []render.Share // the budget's division among the buckets, when the policy makes one
+	// With Options.MetaAsTree: the tokens the first step pays for the
+	// directory tree of every tree item (the reserve, in the overhead);
+	// what the keys of the steps past the prefix overstate the budget they
+	// need by, the tree shown being shorter (adjust, at most 0); the budget
+	// the prefix was taken for; and each tree item's size in tokens once
+	// measured.
+	reserve int
+	adjust  int
+	limit   int
+	sizes   map[*item]int
 }
 
 func (f *fitter) fit() error {
@@ -374,9 +385,16 @@ func (f *fitter) fit() error {
 		}
 		resolveAll(need)
 	}
+	if o.MetaAsTree {
+		f.reserveTree()
+	}
 	f.seq = build(f.c, o, f.order, f.overhead, stop)
-	for f.prefix < len(f.seq.steps) && f.seq.steps[f.prefix].key <= o.Budget {
-		f.prefix++
+	f.setPrefix(o.Budget)
+	if f.reserve > 0 {
+		f.fitTree()
+	}
+	if err := f.fail.get(); err != nil {
+		return err
 	}
 	for _, s := range f.seq.steps[f.prefix:] {
 		if s.it.Pinned {

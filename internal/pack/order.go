@@ -21,6 +21,7 @@ type item struct {
 	bucket  int     // index into the policy's buckets
 	cut     string  // why the item cap cut the part's text (Policy.Cut), if it did
 	copy    string  // why the part is shown as a line naming the part it repeats (Options.ShowCopies)
+	tree    bool    // at its metadata level, the part is a line of the directory tree (Options.MetaAsTree)
 
 	// text and has are the part's levels: Text's, the Loader's (has
 	// only: its text is loaded by textAt) and More's once resolved (the

@@ -260,6 +260,23 @@ type Options struct {
 	// it among the parts, at level meta, with the reason; a warning counts
 	// the copies. Pack mode sets it.
 	ShowCopies bool
+	// MetaAsTree lists the parts that the degrade strategy shows at their
+	// metadata level only, below the level they would have, in one
+	// directory tree of their paths with their sizes in tokens
+	// (render.Tree), shown before the other parts, instead of each as a
+	// block of its own: one line per file rather than a heading and a
+	// metadata line, folded by directory when there are many (the tree
+	// takes at most 12 lines, or one per 80 tokens of the budget). The
+	// tree is a part of the plan (TreeKey), counted like every other;
+	// the fitting reserves its tokens and prices those metadata levels
+	// at nothing, so the room they would have taken raises other parts.
+	// Each part in the tree is listed among the dropped with a reason
+	// starting "in the tree" (render.ReasonTree). A part of a span of
+	// a file (its Key is not its Path) is listed with its lines. Parts
+	// without a path, pinned parts, copies shown by ShowCopies and parts
+	// whose requested depth is meta are shown as before. Pack and
+	// retrieval modes set it.
+	MetaAsTree bool
 	// MaxChunksPerDoc limits the parts taken from one document; 0 is no limit.
 	MaxChunksPerDoc int
 	Policy          Policy

@@ -48,6 +48,26 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		}
 		return cmp.Compare(a.fit, b.fit)
 	})
+	// With MetaAsTree, the tree items left at their metadata level are
+	// lines of one directory tree, shown first, not blocks of their own.
+	inTree := map[*item]*step{}
+	if o.MetaAsTree {
+		var treeList, rest []*item
+		for _, it := range list {
+			if ch := chosen[it]; it.tree && ch.level == Meta && !ch.truncated {
+				treeList = append(treeList, it)
+				inTree[it] = ch.next
+				delete(chosen, it)
+				continue
+			}
+			rest = append(rest, it)
+		}
+		list = rest
+		if t, _ := f.treeItem(treeList, f.reserve); t != nil {
+			chosen[t] = &choice{level: Full}
+			list = append([]*item{t}, list...)
+		}
+	}
 
 	// The content is the format's opening, each block's run header (doc
 	// format) and body, and its closing: render.Content, built here from
@@ -154,7 +174,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	if len(plan.Redactions) > 0 {
 		plan.Warnings = append(plan.Warnings, redactionSummary(plan.Redactions))
 	}
-	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen)...)
+	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen, inTree)...)
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
 	plan.Digest = out.digest()
@@ -246,10 +266,10 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 	}
 	if ch.level < it.start {
 		if s := ch.next; s != nil {
-			if s.key <= f.opt.Budget { // removed by verification (shrink)
+			if s.key <= f.limit { // removed by verification (shrink)
 				return fmt.Sprintf(render.ReasonDegraded+"%s: at %s the whole output counted over the budget", ch.level, s.level)
 			}
-			return fmt.Sprintf(render.ReasonDegraded+"%s: %s needs a budget of %d", ch.level, s.level, s.key)
+			return fmt.Sprintf(render.ReasonDegraded+"%s: %s needs a budget of %d", ch.level, s.level, s.key+f.adjust)
 		}
 		return fmt.Sprintf(render.ReasonDegraded+"%s to fit the budget", ch.level)
 	}
@@ -266,8 +286,10 @@ func (f *fitter) levelReason(it *item, ch *choice) string {
 
 // dropped lists every part left out, with its reason: in rank order, or
 // with Options.DroppedByStage those pre left out in its order, then
-// those the budget left out in rank order.
-func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped {
+// those the budget left out in rank order. The parts listed in the
+// directory tree (inTree, with each one's next step) are among them,
+// with their own reason.
+func (f *fitter) dropped(pre []drop, chosen map[*item]*choice, inTree map[*item]*step) []render.Dropped {
 	var all []drop
 	firstStep := map[*item]*step{}
 	for _, s := range f.seq.steps {
@@ -279,16 +301,20 @@ func (f *fitter) dropped(pre []drop, chosen map[*item]*choice) []render.Dropped 
 		if chosen[it] != nil {
 			continue
 		}
+		if next, ok := inTree[it]; ok {
+			all = append(all, drop{it: it, reason: f.treeReason(it, next)})
+			continue
+		}
 		d := drop{it: it, reason: render.ReasonBudget}
 		switch s := firstStep[it]; {
 		case s == nil: // past where the sequence stopped
-		case s.key <= f.opt.Budget:
+		case s.key <= f.limit:
 			// In by its pieces' counts, removed by verification (shrink):
 			// the budget it needs is not known.
 			d.reason = render.ReasonBudget + ": with it the whole output counted over the budget"
 		default:
-			d.need = s.key
-			d.reason = fmt.Sprintf(render.ReasonBudget+": enters at a budget of %d", s.key)
+			d.need = s.key + f.adjust
+			d.reason = fmt.Sprintf(render.ReasonBudget+": enters at a budget of %d", d.need)
 		}
 		all = append(all, d)
 	}

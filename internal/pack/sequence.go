@@ -216,12 +216,23 @@ const resolveAhead = 16
 // costOf is the tokens step s adds if placed now: the item's body at the
 // new level less its body at the old one, plus the run header when the doc
 // format needs one.
+//
+// With Options.MetaAsTree, a tree item's metadata level is a line of the
+// directory tree, whose tokens the first step pays with the overhead
+// (fitter.reserveTree): adding it costs nothing more, and raising it costs
+// the whole of its new block, as adding it at that level would.
 func (b *builder) costOf(s *step) int {
+	if s.it.tree && s.level == Meta && s.prev == nil {
+		if len(b.seq.steps) == 0 {
+			return b.overhead
+		}
+		return 0
+	}
 	c := b.c.body(s.it, s.level)
 	if len(b.seq.steps) == 0 {
 		c += b.overhead
 	}
-	if s.prev != nil {
+	if s.prev != nil && !(s.it.tree && s.prev.level == Meta) {
 		return c - b.c.body(s.it, s.prev.level)
 	}
 	if !b.headPaid[s.it.Heading] {
@@ -351,7 +362,7 @@ func (b *builder) place(s *step) {
 	b.key = max(b.key, b.cum) // a step is placed only once cum reaches its release
 	s.key = b.key
 	s.placed = true
-	if s.prev == nil {
+	if s.prev == nil && !(s.it.tree && s.level == Meta) || s.prev != nil && s.it.tree && s.prev.level == Meta {
 		b.groupPaid[s.it.doc] = true
 		b.headPaid[s.it.Heading] = true
 	}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -239,6 +240,12 @@ func New(p *render.Plan, s Spec) Record {
 		}
 	}
 	for _, d := range p.Dropped {
+		if strings.HasPrefix(d.Reason, render.ReasonTree) {
+			// Shown only as a line of the directory tree: lowered to fit.
+			r.Overflow.Lowered = append(r.Overflow.Lowered, Affected{d.Key, d.Reason})
+			affected[cmp.Or(d.Path, d.Key)] = true
+			continue
+		}
 		if !overBudget(d.Reason) {
 			continue
 		}

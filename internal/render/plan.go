@@ -96,6 +96,7 @@ const (
 	ReasonDegraded = "degraded to " // a part shown below its level to fit
 	ReasonBudget   = "budget"       // a part left out by the budget
 	ReasonItemCap  = "item cap"     // a part left out by the item cap
+	ReasonTree     = "in the tree"  // a part shown as a line of the directory tree, at its metadata level
 )
 
 // Dropped is a part that was left out, and why.
