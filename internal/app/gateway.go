@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/ctxpack/ctxpack/internal/render"
 
 	"github.com/ctxpack/ctxpack/internal/check"
 	"github.com/ctxpack/ctxpack/internal/graph"
@@ -77,3 +78,10 @@ func (p *Project) Graph(id, format string, linkDepth int) (string, error) {
 	}
 	return draw(c), nil
 }
+
+// Dropped is a part an assembly left out, with its reason.
+type Dropped = render.Dropped
+
+// ReasonTree starts the reason of a part shown only as a line of the
+// directory tree (render.Tree).
+const ReasonTree = render.ReasonTree

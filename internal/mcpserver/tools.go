@@ -361,8 +361,12 @@ func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *app.Proje
 // format json.
 type PlanOut struct {
 	app.Plan
-	Parts   []PartOut `json:"parts"`
-	Content *struct{} `json:"content,omitempty"` // hides the plan's
+	Parts []PartOut `json:"parts"`
+	// Dropped are the parts left out but those the directory tree lists
+	// (each is a line of the tree, in the text); InTree counts them.
+	Dropped []app.Dropped `json:"dropped"`
+	InTree  int           `json:"in_tree,omitempty"`
+	Content *struct{}     `json:"content,omitempty"` // hides the plan's
 }
 
 // PartOut is a part of the plan in brief: what it holds, at what level,
@@ -392,7 +396,15 @@ func briefPlan(plan app.Plan) PlanOut {
 			parts[i].Key = p.Key
 		}
 	}
-	return PlanOut{Plan: plan, Parts: parts}
+	out := PlanOut{Plan: plan, Parts: parts, Dropped: []app.Dropped{}}
+	for _, d := range plan.Dropped {
+		if strings.HasPrefix(d.Reason, app.ReasonTree) {
+			out.InTree++
+			continue
+		}
+		out.Dropped = append(out.Dropped, d)
+	}
+	return out
 }
 
 // planResult is an assembly as a tool's result: its output as text, its
