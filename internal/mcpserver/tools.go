@@ -362,10 +362,11 @@ func (s *Server) finish(ctx context.Context, ss *mcp.ServerSession, p *app.Proje
 type PlanOut struct {
 	app.Plan
 	Parts []PartOut `json:"parts"`
-	// Dropped are the parts left out but those the directory tree lists
-	// (each is a line of the tree, in the text); InTree counts them.
+	// Dropped are the parts left out but those the directory tree lists;
+	// InTree names those (each is a line of the tree in the text, or of a
+	// folded directory), without the reason every one of them shares.
 	Dropped []app.Dropped `json:"dropped"`
-	InTree  int           `json:"in_tree,omitempty"`
+	InTree  []string      `json:"in_tree,omitempty"`
 	Content *struct{}     `json:"content,omitempty"` // hides the plan's
 }
 
@@ -399,7 +400,11 @@ func briefPlan(plan app.Plan) PlanOut {
 	out := PlanOut{Plan: plan, Parts: parts, Dropped: []app.Dropped{}}
 	for _, d := range plan.Dropped {
 		if strings.HasPrefix(d.Reason, app.ReasonTree) {
-			out.InTree++
+			name := d.Path
+			if name == "" {
+				name = d.Key
+			}
+			out.InTree = append(out.InTree, name)
 			continue
 		}
 		out.Dropped = append(out.Dropped, d)
