@@ -169,6 +169,10 @@ session() {
       f=$(printf '%s/%02d-response.json' "$msgs" "$n")
       jq -r '.result.content[]? | select(.type=="text") | .text' "$f" > "$work/text.$n"
       cat "$work/text.$n" >> "$work/text"
+      # The files named as left out: the plan's dropped, and those the
+      # directory tree lists (in_tree), which the tree's text names only
+      # under their folder.
+      jq -r '.result.structuredContent | ((.dropped // [])[] | .path // .key), ((.in_tree // [])[])' "$f" >> "$work/text" 2>/dev/null || true
     fi
     if check "$task" "$work/text" "$dir"; then
       reached=yes
