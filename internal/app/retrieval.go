@@ -117,8 +117,10 @@ func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) (
 }
 
 // Retrieve assembles the context for a free-text query (retrieval mode):
-// the index's chunks ranked for it, placed in tiers by relevance, grouped
-// by file and fitted to the budget.
+// the index's chunks ranked for it and the project's artifacts that match
+// it best (retrieval.Artifacts), placed in tiers by relevance, grouped by
+// file and fitted to the budget. Its state root covers the index and the
+// artifacts (retrieval.StateRoot), and so does the cache key.
 func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Result, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fmt.Errorf("ctxpack: the query is empty")
@@ -140,11 +142,17 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
+	set, err := p.artifacts()
+	if err != nil {
+		return nil, err
+	}
+	root = retrieval.StateRoot(root, set) // the artifacts are searched too
 	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil // never empty: an empty result is not kept
 	}
-	parts, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
+	code, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
+	parts := append(retrieval.Artifacts(set, query, retrieval.BestRelevance(r.Chunks), tiers), code...)
 	warnings := append(append(r.warnings, p.Warnings...), warns...)
 	if len(skipped) > 0 {
 		key = "" // the files differ from the index: do not keep this answer
