@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/collect/retrieval"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -138,15 +139,10 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 		return nil, err
 	}
 	defer r.oi.Close()
-	root, err := r.oi.StateRoot(ctx)
+	root, set, err := p.retrievalRoot(ctx, r.oi)
 	if err != nil {
 		return nil, err
 	}
-	set, err := p.artifacts()
-	if err != nil {
-		return nil, err
-	}
-	root = retrieval.StateRoot(root, set) // the artifacts are searched too
 	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil // never empty: an empty result is not kept
@@ -172,4 +168,18 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 		return nil, err
 	}
 	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil
+}
+
+// retrievalRoot is the state root of a retrieval's inputs, over the
+// index's and the artifacts' (retrieval.StateRoot), with the artifacts.
+func (p *Project) retrievalRoot(ctx context.Context, oi *OpenedIndex) (string, *artifact.Set, error) {
+	root, err := oi.StateRoot(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	set, err := p.artifacts()
+	if err != nil {
+		return "", nil, err
+	}
+	return retrieval.StateRoot(root, set), set, nil
 }
