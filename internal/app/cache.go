@@ -68,7 +68,9 @@ func keyOf(req Request) map[string]any {
 }
 
 // retrievalKey is the cache key of a retrieval, "" for none: the query,
-// the state root of the index, the ranking (each chunk with its content
+// the state root of the index and the artifacts (retrieval.StateRoot:
+// the artifact parts come from the query, the artifacts and the best
+// chunk's relevance, all in the key), the ranking (each chunk with its content
 // id, relevance and factors: the parts are those texts), the request, the
 // retrieval options (with the embedder's ID, which the configuration
 // alone does not give), the whole configuration, the warnings known so

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,6 +126,23 @@ func TestAssemblyCache(t *testing.T) {
 	miss("another configuration", p2, req)
 	os.Remove(filepath.Join(root, ".ctxpack", "config.yaml"))
 
+	// A new artifact: retrieval searches the artifacts, which the index
+	// does not hold, so they are in the state root.
+	dec := filepath.Join(root, ".ctxpack", "system", "rationale", "DEC-ROUND-001.md")
+	os.MkdirAll(filepath.Dir(dec), 0o755)
+	if err := os.WriteFile(dec, []byte("---\nid: DEC-ROUND-001\ntitle: Round the invoice total once\nstatus: current\n---\nHalf-even.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pa, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	miss("a new artifact", pa, req)
+	if withDec, err := pa.Retrieve(ctx, q, req); err != nil || !strings.Contains(string(withDec.Output), `"key": "DEC-ROUND-001"`) {
+		t.Errorf("the new artifact is not retrieved: %v", err)
+	}
+	os.Remove(dec)
+
 	// A changed file: a new state root.
 	p.cachePut(key, &marked)
 	if err := os.WriteFile(filepath.Join(root, "billing", "invoice.py"), []byte("def round_total(total):\n    return round(total, 3)\n"), 0o644); err != nil {
@@ -169,7 +187,7 @@ func (p *Project) cacheKeyFor(t *testing.T, q string, req Request) string {
 		t.Fatal(err)
 	}
 	defer r.oi.Close()
-	root, err := r.oi.StateRoot(context.Background())
+	root, _, err := p.retrievalRoot(context.Background(), r.oi)
 	if err != nil {
 		t.Fatal(err)
 	}

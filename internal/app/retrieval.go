@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/artifact"
 	"github.com/ctxpack/ctxpack/internal/collect/retrieval"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -117,8 +118,10 @@ func (p *Project) RankFiles(ctx context.Context, query string, o IndexOptions) (
 }
 
 // Retrieve assembles the context for a free-text query (retrieval mode):
-// the index's chunks ranked for it, placed in tiers by relevance, grouped
-// by file and fitted to the budget.
+// the index's chunks ranked for it and the project's artifacts that match
+// it best (retrieval.Artifacts), placed in tiers by relevance, grouped by
+// file and fitted to the budget. Its state root covers the index and the
+// artifacts (retrieval.StateRoot), and so does the cache key.
 func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Result, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fmt.Errorf("ctxpack: the query is empty")
@@ -136,7 +139,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 		return nil, err
 	}
 	defer r.oi.Close()
-	root, err := r.oi.StateRoot(ctx)
+	root, set, err := p.retrievalRoot(ctx, r.oi)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +147,8 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil // never empty: an empty result is not kept
 	}
-	parts, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
+	code, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
+	parts := append(retrieval.Artifacts(set, query, retrieval.BestRelevance(r.Chunks), tiers), code...)
 	warnings := append(append(r.warnings, p.Warnings...), warns...)
 	if len(skipped) > 0 {
 		key = "" // the files differ from the index: do not keep this answer
@@ -164,4 +168,18 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 		return nil, err
 	}
 	return p.cachePut(key, &Result{Plan: res.Plan, Output: res.Output}), nil
+}
+
+// retrievalRoot is the state root of a retrieval's inputs, over the
+// index's and the artifacts' (retrieval.StateRoot), with the artifacts.
+func (p *Project) retrievalRoot(ctx context.Context, oi *OpenedIndex) (string, *artifact.Set, error) {
+	root, err := oi.StateRoot(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	set, err := p.artifacts()
+	if err != nil {
+		return "", nil, err
+	}
+	return retrieval.StateRoot(root, set), set, nil
 }

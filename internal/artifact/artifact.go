@@ -106,3 +106,23 @@ type Set struct {
 	// ids that more than one file claims, each with where it is.
 	Problems []*ParseError
 }
+
+// Part is the artifact as a part of the engine, at every level it has
+// (Text), keyed by its id, its type as the part's type and its path: how
+// links mode and retrieval mode show an artifact. The identity has no
+// label. The caller sets how the part ranks (its score, priority,
+// section, bucket) and how it was reached (Via).
+func (a *Artifact) Part() pack.Part {
+	text := make(map[pack.Level]string, 4)
+	for l := pack.Meta; l <= pack.Full; l++ {
+		text[l] = a.Text(l)
+	}
+	label := a.ID
+	if a.Type == Identity {
+		label = ""
+	}
+	return pack.Part{
+		Key: a.ID, Source: "artifact", Type: string(a.Type), Label: label, Path: a.Path,
+		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text, Whole: "ctxpack show " + a.ID,
+	}
+}

@@ -98,7 +98,7 @@ type Part struct {
 	// markdown, a run of parts with one heading is headed "## Heading"
 	// and each is shown bare (see render.Block.Section).
 	Heading string
-	Via     []string // the link chain that reached the part
+	Via     []string // the link chain that reached the part; for an artifact retrieval found, "matched: " and the query's terms it holds
 	// Item, when set, is the part as an item of sources mode or
 	// premortem: its one level's text is Item.Text(), and a cutting item
 	// cap (Policy.Cut) cuts the item's body, keeping its heading and

@@ -207,64 +207,21 @@ func TaskText(a *artifact.Artifact) string {
 	return a.Title + "\n" + a.Body
 }
 
-// BM25's constants.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
-// Match scores each of texts for query by BM25 over the texts (their
-// code-aware terms, internal/lexical, the query's stop words left out),
-// divided by the best score: the best match is 1, a text with none of
-// the query's terms 0. Each score is rounded to millionths. It depends on
-// the query and the texts alone.
+// Match scores each of texts for query by BM25 over the texts
+// (lexical.BM25: their code-aware terms, the query's stop words left
+// out), divided by the best score: the best match is 1, a text with none
+// of the query's terms 0. Each score is rounded to millionths. It depends
+// on the query and the texts alone.
 func Match(query string, texts []string) []float64 {
+	scored := lexical.BM25(query, texts)
 	scores := make([]float64, len(texts))
-	terms := lexical.QueryTerms(query)
-	if len(terms) == 0 || len(texts) == 0 {
-		return scores
-	}
-	want := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		want[t] = true
-	}
-	tf := make([]map[string]int, len(texts))
-	lens := make([]int, len(texts))
-	df := map[string]int{}
-	total := 0
-	for i, text := range texts {
-		tf[i] = map[string]int{}
-		for _, t := range lexical.Terms(text) {
-			lens[i]++
-			if want[t] {
-				if tf[i][t] == 0 {
-					df[t]++
-				}
-				tf[i][t]++
-			}
-		}
-		total += lens[i]
-	}
-	avg := math.Max(1, float64(total)/float64(len(texts)))
-	n := float64(len(texts))
 	best := 0.0
-	for i := range texts {
-		s := 0.0
-		for _, t := range terms { // query order: the sum's order is fixed
-			f := float64(tf[i][t])
-			if f == 0 {
-				continue
-			}
-			d := float64(df[t])
-			idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-			s += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lens[i])/avg))
-		}
-		scores[i] = s
-		best = math.Max(best, s)
+	for _, s := range scored {
+		best = math.Max(best, s.Score)
 	}
-	for i := range scores {
+	for i, s := range scored {
 		if best > 0 {
-			scores[i] = rank.Round(scores[i] / best)
+			scores[i] = rank.Round(s.Score / best)
 		}
 	}
 	return scores

@@ -159,19 +159,10 @@ func priority(direct bool, directPrio, transitivePrio int) int {
 	return transitivePrio
 }
 
-// artifactPart is an artifact at every level it has.
+// artifactPart is an artifact at every level it has (artifact.Part),
+// in its section with its priority.
 func artifactPart(a *artifact.Artifact, via []string, section, priority int, pinned bool) pack.Part {
-	text := make(map[pack.Level]string, 4)
-	for l := pack.Meta; l <= pack.Full; l++ {
-		text[l] = a.Text(l)
-	}
-	label := a.ID
-	if a.Type == artifact.Identity {
-		label = ""
-	}
-	return pack.Part{
-		Key: a.ID, Source: "artifact", Type: string(a.Type), Label: label, Path: a.Path,
-		Lines: [2]int{1, max(1, a.Lines)}, Lang: "markdown", Text: text, Whole: "ctxpack show " + a.ID,
-		Priority: priority, Pinned: pinned, Section: section, Via: via,
-	}
+	p := a.Part()
+	p.Priority, p.Pinned, p.Section, p.Via = priority, pinned, section, via
+	return p
 }
