@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
@@ -203,3 +205,26 @@ func (p *Project) Tokens(ctx context.Context, paths []string, tokenizerName stri
 
 // keepAll keeps every secret file in a walk that only counts tokens.
 func keepAll(string) bool { return true }
+
+// CountReader counts the tokens of what r holds (standard input, for
+// `ctxpack tokens -`), as CountFiles counts a file: invalid UTF-8 counted
+// as ctxpack emits it, and no more than TokensMaxFileBytes read (more is
+// an error saying so).
+func CountReader(tokenizerName string, r io.Reader) (int, error) {
+	tok, err := getTokenizer(cmp.Or(tokenizerName, tokenizer.Default))
+	if err != nil {
+		return 0, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, TokensMaxFileBytes+1))
+	if err != nil {
+		return 0, fmt.Errorf("ctxpack: reading standard input: %w", err)
+	}
+	if len(data) > TokensMaxFileBytes {
+		return 0, fmt.Errorf("ctxpack: standard input is over %d MiB, the most tokens counts at once", TokensMaxFileBytes>>20)
+	}
+	text := string(data)
+	if !utf8.ValidString(text) {
+		text = tokenizer.ToValidUTF8(text)
+	}
+	return tok.Count(text), nil
+}

@@ -27,7 +27,8 @@ func NewCmdTokens(f *cmdutil.Factory, runF func(*TokensOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "tokens PATH...",
 		Short: "Count the tokens of files as a model's tokenizer does",
-		Long: `Print COUNT<TAB>PATH for every file, then COUNT<TAB>total; --format json
+		Long: `Print COUNT<TAB>PATH for every file (- is standard input, counted first),
+then COUNT<TAB>total; --format json
 prints {"tokenizer", "files": [{"path", "tokens"}], "total", "skipped":
 [{"path", "reason"}]}.
 
@@ -42,9 +43,10 @@ OpenAI's tiktoken on the same text. Invalid UTF-8 is counted as ctxpack
 emits it: each maximal ill-formed byte sequence replaced by one U+FFFD, as
 browsers and Node.js decode it.`,
 		Example: `  ctxpack tokens README.md
-  ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http`,
+  ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http
+  git diff | ctxpack tokens -`,
 		Args:        cmdutil.MinimumArgs(1),
-		Annotations: cmdutil.ArgHelp("PATH", "a file or directory to count"),
+		Annotations: cmdutil.ArgHelp("PATH", "a file or directory to count, or - for standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			if runF != nil {
@@ -66,7 +68,25 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	jobs, skipped, err := app.TokenFiles(base, o.Paths)
+	var stdin []int // the indexes of "-" in o.Paths
+	paths := make([]string, 0, len(o.Paths))
+	for i, p := range o.Paths {
+		if p == "-" {
+			stdin = append(stdin, i)
+			continue
+		}
+		paths = append(paths, p)
+	}
+	if len(stdin) > 1 {
+		return cmdutil.Usagef("tokens: - (standard input) may be given once")
+	}
+	stdinCount := 0
+	if len(stdin) == 1 {
+		if stdinCount, err = app.CountReader(o.Globals.Tokenizer, o.IO.In); err != nil {
+			return err
+		}
+	}
+	jobs, skipped, err := app.TokenFiles(base, paths)
 	if err != nil {
 		return err
 	}
@@ -84,6 +104,11 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 		rep.Skipped = append(rep.Skipped, app.TokenSkip{Path: s.Path, Reason: s.Reason})
 	}
 	var out strings.Builder
+	if len(stdin) == 1 {
+		fmt.Fprintf(&out, "%d\t-\n", stdinCount)
+		rep.Files = append(rep.Files, app.TokenCount{Path: "-", Tokens: stdinCount})
+		rep.Total += stdinCount
+	}
 	failed := 0
 	for i, j := range jobs {
 		if errs[i] != nil {
