@@ -33,7 +33,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"pack", "--budget"}, "flag needs an argument: --budget", "ctxpack pack"},
 		{[]string{"pack", "--budget", "abc"}, `invalid argument "abc" for "--budget" flag: strconv.ParseInt: parsing "abc": invalid syntax`, "ctxpack pack"},
 		{[]string{"pack", "--format", "yaml"}, `--format: unknown value "yaml"; did you mean "xml"? (valid: text, markdown, doc, xml, json, mdctx)`, "ctxpack pack"},
-		{[]string{"tokens"}, "tokens: missing PATH (a file or directory to count)", "ctxpack tokens"},
+		{[]string{"tokens"}, "tokens: missing PATH (a file or directory to count, or - for standard input)", "ctxpack tokens"},
 		{[]string{"context"}, "context: missing TARGET (a task id, a path, or free text; - reads it from standard input)", "ctxpack context"},
 		{[]string{"explain", "TASK-1"}, "explain: missing ARTIFACT-ID (the artifact to explain, or a file of the project)", "ctxpack explain"},
 		{[]string{"evidence", "toggle", "a", "b", "c"}, `evidence toggle: takes at most 2 arguments, got 3: "a" "b" "c" (quote an argument that holds spaces)`, "ctxpack evidence toggle"},

@@ -230,7 +230,7 @@ func TestNewCmdTokens(t *testing.T) {
 	clitest.RunCases(t, []clitest.Case[TokensOptions]{
 		{Name: "paths", Args: "tokens README.md internal/", Want: TokensOptions{Paths: []string{"README.md", "internal/"}}},
 		{Name: "tokenizer", Args: "tokens --tokenizer cl100k_base a", Want: TokensOptions{Paths: []string{"a"}}, Globals: cmdutil.Globals{Tokenizer: "cl100k_base"}},
-		{Name: "no path", Args: "tokens", WantErr: "tokens: missing PATH (a file or directory to count)"},
+		{Name: "no path", Args: "tokens", WantErr: "tokens: missing PATH (a file or directory to count, or - for standard input)"},
 		{Name: "unknown shorthand", Args: "tokens -Z a", WantErr: "unknown shorthand flag: 'Z' in -Z"},
 	}, NewCmdTokens, nil)
 }
