@@ -85,3 +85,7 @@ type Dropped = render.Dropped
 // ReasonTree starts the reason of a part shown only as a line of the
 // directory tree (render.Tree).
 const ReasonTree = render.ReasonTree
+
+// Thousands writes n with a comma between groups of three digits
+// (render.Thousands): 61200 is "61,200".
+func Thousands(n int) string { return render.Thousands(n) }

@@ -81,16 +81,5 @@ func skipKindText(kind string, n int, tooLarge string) string {
 
 // tooLargeFix says how an assembly's walk takes larger files.
 func (p *Project) tooLargeFix() string {
-	return fmt.Sprintf("over %s; walk.max_file_bytes in .ctxpack/config.yaml raises it", humanSize(p.maxFileBytes()))
-}
-
-// humanSize is n bytes in binary units, as the walk's reasons give sizes.
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("over %s; walk.max_file_bytes in .ctxpack/config.yaml raises it", project.HumanBytes(p.maxFileBytes()))
 }

@@ -25,7 +25,7 @@ const TokensMaxFileBytes = 256 << 20
 
 // TokensTooLarge is what SkipWarnings says of the files counting skips
 // for their size.
-var TokensTooLarge = "over " + humanSize(TokensMaxFileBytes) + ", which counting never reads"
+var TokensTooLarge = "over " + project.HumanBytes(TokensMaxFileBytes) + ", which counting never reads"
 
 // TokenFile is one file to count.
 type TokenFile struct {

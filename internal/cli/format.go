@@ -11,23 +11,9 @@ import (
 // The text formats of numbers and records that budget, report, score
 // and summarize share.
 
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// thousands writes n with a comma between groups of three digits, as
+// the rendered tree does (render.Thousands).
+func thousands(n int) string { return app.Thousands(n) }
 
 // percent writes a fraction as a percentage with one decimal.
 func percent(x float64) string { return strconv.FormatFloat(x*100, 'f', 1, 64) + "%" }

@@ -581,14 +581,16 @@ func ErrorText(err error) string {
 // formatBytes formats a size and a limit in binary units, falling back to
 // exact byte counts when rounding would make them look equal.
 func formatBytes(size, limit int64) (string, string) {
-	s, l := humanBytes(size), humanBytes(limit)
+	s, l := HumanBytes(size), HumanBytes(limit)
 	if s == l {
 		return strconv.FormatInt(size, 10) + " B", strconv.FormatInt(limit, 10) + " B"
 	}
 	return s, l
 }
 
-func humanBytes(n int64) string {
+// HumanBytes is n bytes in binary units, as Walk's reasons give sizes:
+// "512 B", "1 MiB", "3.2 MiB".
+func HumanBytes(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return strconv.FormatInt(n, 10) + " B"
