@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 
@@ -115,19 +113,15 @@ func (p *Project) redactText(path, text string) (string, string, error) {
 	if len(found) == 0 {
 		return text, "", nil
 	}
-	rules := map[string]int{}
-	for _, f := range found {
-		rules[f.Rule]++
-	}
-	var by []string
-	for _, r := range slices.Sorted(maps.Keys(rules)) {
-		by = append(by, fmt.Sprintf("%s %d", r, rules[r]))
+	rules := make([]string, len(found))
+	for i, f := range found {
+		rules[i] = f.Rule
 	}
 	lines := make([]string, len(found))
 	for i, f := range found {
 		lines[i] = fmt.Sprintf("%d (%s)", f.Line, f.Fingerprint)
 	}
 	warn := fmt.Sprintf("redacted %d %s in %s (%s) at lines %s; secrets.allow in .ctxpack/config.yaml keeps a false positive",
-		len(found), map[bool]string{true: "secret", false: "secrets"}[len(found) == 1], path, strings.Join(by, ", "), strings.Join(lines, ", "))
+		len(found), plural(len(found), "secret", "secrets"), path, secrets.Tally(rules), strings.Join(lines, ", "))
 	return secrets.Redact(text, found), warn, nil
 }

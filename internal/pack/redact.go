@@ -2,9 +2,6 @@ package pack
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -151,18 +148,13 @@ func (f *fitter) redactions(list []*item, chosen map[*item]*choice, shown func(i
 // secrets in how many parts, by rule, and where the list is.
 func redactionSummary(rs []render.Redaction) string {
 	parts := map[string]bool{}
-	rules := map[string]int{}
-	for _, r := range rs {
+	rules := make([]string, len(rs))
+	for i, r := range rs {
 		parts[r.Key] = true
-		rules[r.Rule]++
-	}
-	names := slices.Sorted(maps.Keys(rules))
-	by := make([]string, len(names))
-	for i, r := range names {
-		by[i] = fmt.Sprintf("%s %d", r, rules[r])
+		rules[i] = r.Rule
 	}
 	return fmt.Sprintf("redacted %d %s in %d %s (%s): the plan's redactions list each by path, line, rule and fingerprint; secrets.allow in .ctxpack/config.yaml keeps a false positive",
-		len(rs), plural(len(rs), "secret"), len(parts), plural(len(parts), "part"), strings.Join(by, ", "))
+		len(rs), plural(len(rs), "secret"), len(parts), plural(len(parts), "part"), secrets.Tally(rules))
 }
 
 func plural(n int, word string) string {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -188,4 +189,19 @@ func InText(found []Finding, text string) []Finding {
 		left[f.Rule] = n - 1
 	}
 	return out
+}
+
+// Tally says how many findings each rule made, rules in order:
+// "aws-access-key-id 1, github-token 2". rules holds one rule per
+// finding.
+func Tally(rules []string) string {
+	n := map[string]int{}
+	for _, r := range rules {
+		n[r]++
+	}
+	by := make([]string, 0, len(n))
+	for _, r := range slices.Sorted(maps.Keys(n)) {
+		by = append(by, fmt.Sprintf("%s %d", r, n[r]))
+	}
+	return strings.Join(by, ", ")
 }
