@@ -83,20 +83,8 @@ func (p *Project) Workspace(dir string) (*Workspace, error) {
 	return evmode.OpenWorkspace(p.Root, p.Dir, dir)
 }
 
-// BuildDir is where assemble writes prompt.mdctx and ctxplan.json: build/
-// beside the workspace folder, as a slash path relative to the root.
-func BuildDir(ws *Workspace) string { return evmode.BuildDir(ws) }
-
 // ViewEntry is e, a file of ws, as shown.
 func ViewEntry(ws *Workspace, e evidence.Entry) EvidenceEntry { return evmode.ViewEntry(ws, e) }
-
-// EvidenceText is the text of a workspace file: for evidence, an
-// "## Evidence: path" heading, the provenance comment and the text in a
-// code fence; for system and user files, the provenance comment and the
-// text as it is.
-func EvidenceText(role evidence.Role, prov evidence.Provenance, title, lang, text string) string {
-	return evmode.Text(role, prov, title, lang, text)
-}
 
 // evidenceEnv is the project as the evidence collector reads it; idx
 // says how focus and deps reach the repository index.

@@ -21,10 +21,6 @@ const (
 // shown.
 func SourceNames() []string { return sources.Names() }
 
-// DefaultSources are the sources of sources mode when the request names
-// none: every source but artifacts (which needs a task).
-func DefaultSources() []string { return sources.Defaults() }
-
 // SourceError is a request for sources that cannot be met as asked: a
 // list that names an unknown source, or none, or the artifacts source
 // without a task that exists. The CLI reports it as a usage error.
@@ -65,9 +61,6 @@ func ParseSources(list []string) ([]string, error) {
 // SourcesSettings are sources mode's settings: the sources: section of the
 // configuration over the defaults.
 type SourcesSettings = sources.Settings
-
-// DefaultSourcesSettings returns the seed's settings.
-func DefaultSourcesSettings() SourcesSettings { return sources.DefaultSettings() }
 
 // SourcesSettings reads the sources: section of the configuration over the
 // defaults. Values out of range and unknown keys are errors naming the

@@ -118,15 +118,6 @@ func Redact(text string, found []Finding) string {
 	return b.String()
 }
 
-// RedactedLen is the length of Redact(text, found) for a text n bytes
-// long.
-func RedactedLen(n int, found []Finding) int {
-	for _, f := range found {
-		n += len(Marker(f.Rule)) - (f.End - f.Start)
-	}
-	return n
-}
-
 // resolve sorts candidate findings by position and removes overlaps: of
 // two that overlap, the one that starts first wins, then the wider, then
 // the specific rule over a generic one.

@@ -120,9 +120,6 @@ func TestScanFindsSecrets(t *testing.T) {
 			if !strings.Contains(out, Marker(c.rule)) {
 				t.Errorf("no marker in %q", out)
 			}
-			if got := RedactedLen(len(c.text), found); got != len(out) {
-				t.Errorf("RedactedLen = %d, want %d", got, len(out))
-			}
 			if again := s.Scan(c.path, out); len(again) != 0 {
 				t.Errorf("the redacted text still has findings: %v in %q", again, out)
 			}
@@ -238,9 +235,6 @@ func FuzzScan(f *testing.F) {
 			end = x.End
 		}
 		out := Redact(text, found)
-		if RedactedLen(len(text), found) != len(out) {
-			t.Fatalf("RedactedLen disagrees")
-		}
 		for _, x := range found {
 			if v := text[x.Start:x.End]; len(v) >= 8 && strings.Contains(out, v) && !strings.Contains(Marker(x.Rule), v) {
 				// A value may occur again elsewhere only where it was
