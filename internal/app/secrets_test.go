@@ -3,24 +3,18 @@ package app
 import (
 	"context"
 	"maps"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/fakesecrets"
+
 	"github.com/ctxpack/ctxpack/internal/project"
 )
 
-// fakeKey is an AWS-style access key id made from a fixed seed, its
-// prefix put together, so that no literal secret is in the repository.
-func fakeKey(seed uint64) string {
-	r := rand.New(rand.NewPCG(seed, 15))
-	b := []byte("AK" + "IA")
-	for range 16 {
-		b = append(b, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[r.IntN(32)])
-	}
-	return string(b)
-}
+// fakeKey is an AWS access key id drawn from seed (no literal secret is
+// in the repository).
+func fakeKey(seed uint64) string { return fakesecrets.Value("aws-access-key-id", seed) }
 
 // TestRedaction: the facade redacts by default in every assembly and in
 // show and summarize, lists what it found, leaves secret files out with a

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/fakesecrets"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	_ "modernc.org/sqlite" // for damagepage
@@ -48,8 +49,8 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("EXAMPLES", examples)
-			env.Setenv("FAKE_AWS_KEY", fakeAWSKey())
-			env.Setenv("FAKE_TOKEN", fakeToken())
+			env.Setenv("FAKE_AWS_KEY", fakesecrets.Value("aws-access-key-id", 1))
+			env.Setenv("FAKE_TOKEN", fakesecrets.Value("generic-api-key", 1))
 			return nil
 		},
 		// [cgo]: built with cgo, so the chunker is tree-sitter's; digests,
@@ -62,28 +63,6 @@ func TestScripts(t *testing.T) {
 			return ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "CGO_ENABLED", Value: "1"}), nil
 		},
 	})
-}
-
-// fakeAWSKey is an AWS-style access key id from a fixed seed, its prefix
-// put together.
-func fakeAWSKey() string {
-	r := rand.New(rand.NewPCG(15, 1))
-	b := []byte("AK" + "IA")
-	for range 16 {
-		b = append(b, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[r.IntN(32)])
-	}
-	return string(b)
-}
-
-// fakeToken is 24 random letters and digits from a fixed seed.
-func fakeToken() string {
-	r := rand.New(rand.NewPCG(15, 2))
-	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, 24)
-	for i := range b {
-		b[i] = alnum[r.IntN(len(alnum))]
-	}
-	return string(b)
 }
 
 // cmdMkfifo makes named pipes: mkfifo PATH...

@@ -284,3 +284,15 @@ func (m Manifest) Setup() [][]string {
 	}
 	return append(out, []string{"evidence", "add", "services/risk/app.py", "--rank", "140"})
 }
+
+// Value is one secret of kind (one of SecretKinds) drawn from seed, as
+// Generate writes it into a file: for tests that need a secret-looking
+// value without committing one. It panics on an unknown kind.
+func Value(kind string, seed uint64) string {
+	for _, k := range secretKinds {
+		if k.kind == kind {
+			return k.gen(&gen{r: rand.New(rand.NewPCG(seed, 0))}).text
+		}
+	}
+	panic("fakesecrets: unknown kind " + kind)
+}
