@@ -35,7 +35,7 @@ var (
 	checkbox    = regexp.MustCompile(`^\s*[*-]\s*\[[ xX]\]`)
 	// squashNoise is a bullet a squash merge keeps from a work-in-progress
 	// commit: "* Update foo.py", "* Apply suggestions from code review".
-	squashNoise = regexp.MustCompile(`(?i)^\s*[*-]\s+(?:update\b|merge\b|apply (?:suggestions?|review)|address(?:ed|es)? (?:review|comments?|feedback)|review\b|wip\b|typo|lint|fix (?:lint|linting|tests?|typo|typos|ci|build|flake8|mypy|formatting|format|style|pre-commit|ruff|black)\b|(?:run|ran) (?:black|ruff|prettier|gofmt|pre-commit|isort)|format(?:ting)?\b|reformat|changelog|add (?:a |an )?(?:changelog|news|release note|changes)|add(?:ed)? (?:more )?tests?\b|tests?\b|docs?\b|revert\b|cleanup\b|clean up\b|pre-commit|\[pre-commit\.ci\]|whitespace\b|remove (?:unused|debug)|rename\b|comments?\b|simplify\b|oops|minor\b|nit\b|fixup\b)`)
+	squashNoise = regexp.MustCompile(`(?i)^\s*[*-]\s+(?:update\b|merge\b|apply (?:suggestions?|review)|address(?:ed|es)? (?:review|comments?|feedback)|review\b|wip\b|typo|lint|fix (?:lint|linting|tests?|typo|typos|ci|build|flake8|mypy|formatting|format|style|pre-commit|ruff|black)\b|(?:run|ran) (?:black|ruff|prettier|gofmt|pre-commit|isort)|format(?:ting)?\b|reformat|changelog|add (?:a |an )?(?:changelog|news|release note|changes)|add(?:ed)? (?:more )?tests?\b|tests?\b|docs?\b|revert\b|cleanup\b|clean up\b|pre-commit|\[pre-commit\.ci\]|whitespace\b|tweaks?\b|(?:change |improve )?wording\b|remove (?:unused|debug)|rename\b|comments?\b|simplify\b|oops|minor\b|nit\b|fixup\b)`)
 	preCommit   = regexp.MustCompile(`(?i)^\s*(?:[*-]\s+)?(?:\[pre-commit\.ci\]|for more information, see https://pre-commit\.ci)`)
 	cherryPick  = regexp.MustCompile(`(?i)^\s*\(cherry picked from commit [0-9a-f]+\)\s*$`)
 	revertLine  = regexp.MustCompile(`(?i)^\s*this reverts commit [0-9a-f]+`)
@@ -199,7 +199,7 @@ var (
 		{"style", regexp.MustCompile(`(?i)\blint(?:s|ing|er|ers)?\b|\bflake8\b|\bpylint\b|\bmypy\b|\bpyright\b|\bruff\b|\bisort\b|\bprettier\b|\beslint\b|\bclippy\b|\brustfmt\b|\bgofmt\b|\bgoimports\b|\bgolangci\b|\bstaticcheck\b|\bgo vet\b|\bwhitespace\b|\breformat|\bcode style\b|\bcoding style\b|\btype (?:hints?|annotations?|checking|checker)\b|\btyping\b|\btype[: ]ignore\b`)},
 		{"refactor", regexp.MustCompile(`(?i)\brefactor|\bclean ?up\b|\bclean-up\b|\bcleanups\b|\brestructur|\breorganiz|\brename[sd]?\b|\bmove[sd]?\b|\bsimplif|\btidy\b|\bdead code\b|\bunused\b|\bmodernize\b|\bdeduplicate\b`)},
 		{"revert", regexp.MustCompile(`(?i)^\s*revert\b|\breverts?\b|\bundo\b|\broll ?back\b`)},
-		{"test", regexp.MustCompile(`(?i)^\s*(?:add(?:ed|s)?|update[sd]?|improve[sd]?|fix(?:e[sd])?|more|increase|skip|enable|disable|run)?\s*(?:the |a |an |some |missing |more |regression |unit |flaky )*(?:tests?|testing|test cases?|test suite|benchmarks?|coverage)\b|\bflaky\b|\btest_\w+|\w+_test\.\w+`)},
+		{"test", regexp.MustCompile(`(?i)^\s*(?:add(?:ed|s)?|update[sd]?|improve[sd]?|fix(?:e[sd])?|more|increase|skip|enable|disable|run)?\s*(?:the |a |an |some |missing |more |regression |unit |flaky )*(?:tests?|specs?|testing|test cases?|test suite|benchmarks?|coverage)\b|\bflaky\b|\btest_\w+|\w+_test\.\w+`)},
 		{"merge", regexp.MustCompile(`(?i)^\s*merge\b`)},
 		{"wip", regexp.MustCompile(`(?i)^\s*(?:wip|fixup!|squash!|amend!)`)},
 	}

@@ -40,7 +40,7 @@ func TestCleanMessage(t *testing.T) {
 		},
 		{
 			name: "squash merge noise and a repeated subject",
-			raw:  "Keep parentheses around an annotated target (#5321)\n\n* Keep parentheses around an annotated target\n\n* Add changelog entry\n\n* Apply suggestions from code review\n\n* Collapse the redundant parentheses inside it\n\n---------\n\nCo-authored-by: x <x@example.com>",
+			raw:  "Keep parentheses around an annotated target (#5321)\n\n* Keep parentheses around an annotated target\n\n* Add changelog entry\n\n* Apply suggestions from code review\n\n* Tweak\n* Change wording\n\n* Collapse the redundant parentheses inside it\n\n---------\n\nCo-authored-by: x <x@example.com>",
 			subj: "Keep parentheses around an annotated target",
 			text: "Keep parentheses around an annotated target\n\n* Collapse the redundant parentheses inside it",
 		},
@@ -107,6 +107,7 @@ func TestJudge(t *testing.T) {
 		{"Fix flaky test of the pager that fails when the machine is slow", "test"},
 		{"Fix test_ne in test_cmp.py for Python 3.13 where indents changed", "test"},
 		{"Add tests for the pager failing when stdout is closed early", "test"},
+		{"Added specs for errors with text/plain and application/json", "test"},
 		{"chore(deps): update the lock file so the broken build works again", "chore"},
 		{"Merge branch 'stable' into main, which fixes the pager crash", "merge"},
 		{"Add a new command for listing the plugins installed in a venv", "not-issue-like"},
