@@ -64,8 +64,13 @@ func main() {
 	jsonOut := flag.String("json", "", "also write the per-instance outcomes to this file")
 	overflow := flag.String("overflow", "", "the overflow strategy (default: the engine's, degrade)")
 	config := flag.String("config", "", "a ctxpack configuration file for every tree (absolute or relative to the current directory), to try retrieval settings")
+	components := flag.Bool("components", false, "print the names of the retrieval components retrieval.off can turn off, and exit")
 	parallel := flag.Int("parallel", 1, "instances to run at once (results are the same for any value; times are not comparable)")
 	flag.Parse()
+	if *components {
+		fmt.Println(strings.Join(app.RetrievalComponents(), "\n"))
+		return
+	}
 	if *parallel < 1 {
 		fmt.Fprintln(os.Stderr, "swebench: -parallel must be at least 1")
 		os.Exit(2)

@@ -24,6 +24,11 @@ func DefaultTiers() []Tier { return retrieval.DefaultTiers() }
 // whose threshold it reaches, else the last.
 func TierFor(relevance float64, tiers []Tier) Tier { return retrieval.TierFor(relevance, tiers) }
 
+// RetrievalComponents are the names of the parts of retrieval's ranking
+// that retrieval.off in the configuration turns off, to measure what
+// each contributes: query_cleaning, kind_prior, stemming, test_mapping.
+func RetrievalComponents() []string { return retrieve.ComponentNames() }
+
 // ranked is a query's ranking with the open index it came from and the
 // files read for it.
 type ranked struct {

@@ -41,6 +41,9 @@ type SearchOptions struct {
 	// Paths, when not empty, limits the search to the chunks of these
 	// files.
 	Paths []string
+	// Stem matches each query term by its stem as a prefix
+	// (lexical.StemMatchExpr): raises finds raise and raising.
+	Stem bool
 }
 
 // Hit is one search result: a chunk, with its score and why it matched.
@@ -114,6 +117,9 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		w = DefaultWeights()
 	}
 	match := lexical.MatchExpr(terms)
+	if opt.Stem {
+		match = lexical.StemMatchExpr(terms)
+	}
 	weights := w.list()
 	var filter []any
 	if len(opt.Paths) > 0 {
@@ -136,7 +142,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	if err != nil {
 		return nil, err
 	}
-	if err := ix.matched(ctx, hits, terms); err != nil {
+	if err := ix.matched(ctx, hits, terms, opt.Stem); err != nil {
 		return nil, err
 	}
 	for i := range hits {
@@ -248,7 +254,7 @@ func idList(hits []Hit) string {
 // matched fills the hits' Matched terms: for each term and column, which
 // hits hold it there. These queries compute no score, so they only seek
 // the term's entries for the hits' ids.
-func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string) error {
+func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string, stem bool) error {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -264,7 +270,11 @@ func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string) error 
 	found := make([][3][]string, len(hits))
 	for _, t := range terms {
 		for c, col := range columns {
-			rows, err := stmt.QueryContext(ctx, "{"+col+"} : \""+t+"\"")
+			phrase := lexical.MatchExpr([]string{t})
+			if stem {
+				phrase = lexical.StemMatchExpr([]string{t})
+			}
+			rows, err := stmt.QueryContext(ctx, "{"+col+"} : "+phrase)
 			if err != nil {
 				return fmt.Errorf("index: search: %w", err)
 			}

@@ -45,3 +45,48 @@ func MatchExpr(terms []string) string {
 	}
 	return strings.Join(q, " OR ")
 }
+
+// Stem is the prefix the inflected forms of a lower-case English word
+// share, for a prefix query: the word without its longest inflectional
+// or derivational ending (-ations, -ing, -ed, -es, -s, a final e…) when
+// at least MinStem bytes remain, else "" (the word is matched as it is).
+// "raises" → "rais" (raise, raised, raising), "markers" → "mark",
+// "dynamically" → "dynam". Words with a digit are never stemmed.
+func Stem(t string) string {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	for _, suf := range stemSuffixes {
+		if s, ok := strings.CutSuffix(t, suf); ok && len(s) >= MinStem {
+			return s
+		}
+	}
+	return ""
+}
+
+// MinStem is the shortest stem Stem returns: a shorter prefix matches
+// too many unrelated words.
+const MinStem = 4
+
+// stemSuffixes are the endings Stem removes, longest first.
+var stemSuffixes = []string{
+	"izations", "ization", "ations", "ically", "ation", "ments", "ings", "ions", "ment", "ness", "ally",
+	"ing", "ion", "ers", "ies", "ied", "ful", "er", "es", "ed", "ly", "al", "s", "e", "y",
+}
+
+// StemMatchExpr is MatchExpr with each term that Stem shortens matched by
+// its stem as a prefix ("rais"*), so that a query's raises finds raise
+// and raising.
+func StemMatchExpr(terms []string) string {
+	q := make([]string, len(terms))
+	for i, t := range terms {
+		if s := Stem(t); s != "" {
+			q[i] = `"` + s + `"*`
+		} else {
+			q[i] = `"` + t + `"`
+		}
+	}
+	return strings.Join(q, " OR ")
+}

@@ -43,3 +43,19 @@ func TestTopKWidens(t *testing.T) {
 		t.Errorf("limits = %v, want %v", limits, want)
 	}
 }
+
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{
+		"raises": "rais", "raise": "rais", "raising": "rais", "raised": "rais",
+		"markers": "mark", "dynamically": "dynam", "legends": "legend", "legend": "",
+		"utf8": "", "http": "", "uses": "", "errors": "error", "configuration": "configur",
+		"Raises": "", "dependencies": "dependenc",
+	} {
+		if got := Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+	if got, want := StemMatchExpr([]string{"raises", "utf8"}), `"rais"* OR "utf8"`; got != want {
+		t.Errorf("StemMatchExpr = %s, want %s", got, want)
+	}
+}

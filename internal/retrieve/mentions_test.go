@@ -68,6 +68,7 @@ func TestFileKind(t *testing.T) {
 		"doc/requirements/UC-1.md": "requirements", "setup.py": "config", ".github/workflows/ci.yml": "config",
 		"pyproject.toml": "config", "logo.svg": "other", "testing/conftest.py": "test",
 		"web/app.mts": "source", "lib/x.hh": "source", "build.gradle.kts": "source", "gui/app.pyw": "source", "ui/App.vue": "source", "page.html": "other", "data.xml": "other",
+		"dist/axios.js": "other", "build/lib/pkg/mod.py": "other", "static/app.min.js": "other", "web/vendor.bundle.js": "other", "cmd/dist/main.go": "source",
 		"CHANGES.markdown": "documentation", "docs/intro.mdx": "documentation", "Makefile": "config",
 	} {
 		if got := FileKind(p); got != want {

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
@@ -33,6 +34,7 @@ type config struct {
 	DecayDays   *float64 `yaml:"decay_days"`
 	Expand      *int     `yaml:"expand"`
 	ExpandShare *float64 `yaml:"expand_share"`
+	Off         []string `yaml:"off"`
 	Tiers       []struct {
 		Name      string   `yaml:"name"`
 		Share     *float64 `yaml:"share"`
@@ -101,6 +103,11 @@ func Settings(cfg project.Config) (retrieve.Options, []Tier, error) {
 			errs = append(errs, bad("decay_days", "must be a positive number of days"))
 		} else {
 			o.DecayDays = *c.DecayDays
+		}
+	}
+	for i, name := range c.Off {
+		if !o.Off.Set(name) {
+			errs = append(errs, bad(fmt.Sprintf("off[%d]", i), "must name a component: "+strings.Join(retrieve.ComponentNames(), ", ")))
 		}
 	}
 	if len(c.Tiers) > 0 {

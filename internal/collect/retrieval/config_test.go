@@ -36,6 +36,7 @@ func TestSettings(t *testing.T) {
   decay_days: 14
   expand: 0
   expand_share: 0.5
+  off: [stemming, test_mapping]
   tiers:
     - {name: top, share: 60, threshold: 0.6}
     - {name: rest, share: 40, threshold: 0}
@@ -53,6 +54,9 @@ func TestSettings(t *testing.T) {
 	if o.K != 30 || o.Lexical != 40 || o.Semantic != 41 || o.Mentions != 42 || o.Fused != 43 || o.DecayDays != 14 || o.Expand != -1 || o.ExpandShare != 0.5 {
 		t.Errorf("options %+v", o)
 	}
+	if o.Off != (retrieve.Components{Stemming: true, TestMapping: true}) {
+		t.Errorf("off %+v", o.Off)
+	}
 	if len(tiers) != 2 || tiers[0] != (Tier{"top", 60, 0.6}) || tiers[1] != (Tier{"rest", 40, 0}) {
 		t.Errorf("tiers %+v", tiers)
 	}
@@ -67,6 +71,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"count", "retrieval:\n  fused: 0\n", ".ctxpack/config.yaml:2: retrieval.fused must be a whole number from 1 to 10000"},
 		{"expand", "retrieval:\n  expand: 101\n", "retrieval.expand must be a whole number of files from 0 to 100"},
 		{"decay", "retrieval:\n  decay_days: 0\n", "retrieval.decay_days must be a positive number of days"},
+		{"off", "retrieval:\n  off: [stemming, stems]\n", ".ctxpack/config.yaml:2: retrieval.off[1] must name a component: query_cleaning, kind_prior, stemming, test_mapping"},
 		{"unknown key", "retrieval:\n  weights: {}\n", "retrieval.weights is not a retrieval setting"},
 		{"tier name", "retrieval:\n  tiers:\n    - {share: 1, threshold: 0}\n", "retrieval.tiers[0].name must be a name no other tier has"},
 		{"tier share", "retrieval:\n  tiers:\n    - {name: a, threshold: 0}\n", "retrieval.tiers[0].share must be a positive share of the budget"},
