@@ -44,6 +44,11 @@ type SearchOptions struct {
 	// Stem matches each query term by its stem as a prefix
 	// (lexical.StemMatchExpr): raises finds raise and raising.
 	Stem bool
+	// Rerank, when set, is given the k hits, in order, before the terms
+	// each matched are found, and returns the hits Search returns: a
+	// caller that reorders and keeps fewer pays for the terms of those it
+	// keeps only.
+	Rerank func([]Hit) []Hit
 }
 
 // Hit is one search result: a chunk, with its score and why it matched.
@@ -141,6 +146,9 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	})
 	if err != nil {
 		return nil, err
+	}
+	if opt.Rerank != nil {
+		hits = opt.Rerank(hits)
 	}
 	if err := ix.matched(ctx, hits, terms, opt.Stem); err != nil {
 		return nil, err

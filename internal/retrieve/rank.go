@@ -861,29 +861,33 @@ const KindFloor = 0.3
 //
 // It returns the chunks read as well, as BM25 ranked them.
 func lexicalRanking(ctx context.Context, ix *index.Index, query string, opt Options) (ranked, read []index.Hit, err error) {
+	so := index.SearchOptions{Stem: !opt.Off.Stemming}
 	n := opt.Lexical
 	if !opt.Off.KindPrior {
 		n *= KindPool
+		so.Rerank = func(hits []index.Hit) []index.Hit {
+			read = slices.Clone(hits)
+			for i := range hits {
+				p := opt.FileTypes.Priority(hits[i].Path)
+				hits[i].Score = rank.Round(hits[i].Score * (KindFloor + (1-KindFloor)*p))
+			}
+			slices.SortStableFunc(hits, compareHits)
+			return hits[:min(len(hits), opt.Lexical)]
+		}
 	}
-	read, err = ix.Search(ctx, query, n, index.SearchOptions{Stem: !opt.Off.Stemming})
-	if err != nil || opt.Off.KindPrior {
-		return read, read, err
+	ranked, err = ix.Search(ctx, query, n, so)
+	if opt.Off.KindPrior {
+		read = ranked
 	}
-	ranked = slices.Clone(read)
-	for i := range ranked {
-		p := opt.FileTypes.Priority(ranked[i].Path)
-		ranked[i].Score = rank.Round(ranked[i].Score * (KindFloor + (1-KindFloor)*p))
-	}
-	slices.SortStableFunc(ranked, compareHits)
-	return ranked[:min(len(ranked), opt.Lexical)], read, nil
+	return ranked, read, err
 }
 
 // testedRanking is the files the best-matching tests test, best first:
 // for each chunk of a test file among hits (BM25's order), the source
 // files named as the test is (TestedNames: testing/test_skipping.py tests
 // skipping.py, x_test.go x.go, a.spec.ts a.ts), one in the test's folder
-// first, then the rest by path; each file contributes its best chunk for
-// the query, up to limit files. A test that repeats an issue's words
+// first, then the rest by path, up to limit files; each file contributes
+// its best chunk among hits, or its first chunk when hits hold none. A test that repeats an issue's words
 // points at the code it exercises even when that code does not repeat
 // them.
 func testedRanking(ctx context.Context, ix *index.Index, query string, hits []index.Hit, limit int) ([]index.Hit, error) {
@@ -930,15 +934,28 @@ func testedRanking(ctx context.Context, ix *index.Index, query string, hits []in
 			}
 		}
 	}
-	best, err := bestChunks(ctx, ix, query, files)
-	if err != nil {
-		return nil, err
+	// Each file's best chunk among those read, else its first: a search
+	// limited to the files would cost seconds on a large index.
+	best := map[string]index.Hit{}
+	for _, h := range hits {
+		if _, ok := best[h.Path]; !ok && seen[h.Path] {
+			best[h.Path] = h
+		}
 	}
 	out := make([]index.Hit, 0, len(files))
 	for _, f := range files {
-		if h, ok := best[f]; ok {
-			out = append(out, h)
+		h, ok := best[f]
+		if !ok {
+			all, err := ix.FileChunks(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			if len(all) == 0 {
+				continue
+			}
+			h = all[0]
 		}
+		out = append(out, h)
 	}
 	return out, nil
 }
