@@ -29,6 +29,10 @@ func TierFor(relevance float64, tiers []Tier) Tier { return retrieval.TierFor(re
 // each contributes: query_cleaning, kind_prior, stemming, test_mapping.
 func RetrievalComponents() []string { return retrieve.ComponentNames() }
 
+// RankingNames are the names of the rankings retrieval fuses, in order:
+// the keys of a ranked chunk's Ranks.
+func RankingNames() []string { return retrieve.RankingNames() }
+
 // ranked is a query's ranking with the open index it came from and the
 // files read for it.
 type ranked struct {

@@ -159,7 +159,7 @@ func searchRun(ctx context.Context, o *SearchOptions) error {
 				}
 				fmt.Fprintf(tw, "    %s\n", strings.Join(parts, "; "))
 				var ranks []string
-				for _, l := range []string{"lexical", "semantic", "mentions"} {
+				for _, l := range app.RankingNames() {
 					if r, ok := h.Ranks[l]; ok {
 						ranks = append(ranks, fmt.Sprintf("%s #%d", l, r))
 					}

@@ -172,5 +172,10 @@ func TestTestMapping(t *testing.T) {
 		if found != tc.want {
 			t.Errorf("off %+v: skipping.py ranked %v, want %v (files %v)", tc.off, found, tc.want, r.Files)
 		}
+		for _, c := range r.Chunks {
+			if c.Path == "src/_pytest/skipping.py" && !strings.Contains(c.Why(), "tested by a matching test") {
+				t.Errorf("skipping.py's why %q does not say a test brought it", c.Why())
+			}
+		}
 	}
 }

@@ -172,7 +172,7 @@ type Chunk struct {
 	// data).
 	Factors map[string]float64
 	// Ranks are the chunk's 1-based ranks in the rankings that were fused,
-	// by name: lexical, semantic, mentions.
+	// by name: lexical, semantic, mentions, tested (RankingNames).
 	Ranks map[string]int
 	// Named says what of the chunk the query names: "defines NAME",
 	// "path", "file defines NAME".
@@ -196,6 +196,9 @@ func (c Chunk) Why() string {
 	if c.Ranks["semantic"] > 0 {
 		parts = append(parts, fmt.Sprintf("semantic rank %d", c.Ranks["semantic"]))
 	}
+	if c.Ranks["tested"] > 0 {
+		parts = append(parts, fmt.Sprintf("its file is tested by a matching test (tested rank %d)", c.Ranks["tested"]))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -216,6 +219,10 @@ func (f Factors) Weight(name string) float64 {
 	}
 	return 0
 }
+
+// RankingNames are the names of the rankings Rank fuses, in order: the
+// keys of Chunk.Ranks.
+func RankingNames() []string { return []string{"lexical", "semantic", "mentions", "tested"} }
 
 // FactorNames are the names of the factors, in a fixed order.
 func FactorNames() []string { return slices.Clone(factorNames) }
