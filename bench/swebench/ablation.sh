@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 bin="$out/swebench"
 (cd "$here/../.." && go build -o "$bin" ./bench/swebench)
-components=$(cd "$here/../.." && go run ./bench/swebench -components)
+components=$("$bin" -components)
 run() { # NAME OFF-LIST
 	local cfg="$out/$1.yaml"
 	printf 'retrieval:\n  off: [%s]\n' "$2" > "$cfg"

@@ -277,11 +277,8 @@ func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string, stem b
 	defer stmt.Close()
 	found := make([][3][]string, len(hits))
 	for _, t := range terms {
+		phrase := lexical.Phrase(t, stem)
 		for c, col := range columns {
-			phrase := lexical.MatchExpr([]string{t})
-			if stem {
-				phrase = lexical.StemMatchExpr([]string{t})
-			}
 			rows, err := stmt.QueryContext(ctx, "{"+col+"} : "+phrase)
 			if err != nil {
 				return fmt.Errorf("index: search: %w", err)

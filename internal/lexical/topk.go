@@ -38,10 +38,23 @@ func TopK[C, R any](k int, fetch func(limit int) ([]C, error), score func(C) flo
 
 // MatchExpr is the FTS5 query for terms (of Terms or QueryTerms): any of
 // them.
-func MatchExpr(terms []string) string {
+func MatchExpr(terms []string) string { return matchExpr(terms, false) }
+
+// Phrase is the FTS5 phrase that matches the term t: t itself, or with
+// stem its stem as a prefix when Stem shortens it ("rais"*).
+func Phrase(t string, stem bool) string {
+	if stem {
+		if s := Stem(t); s != "" {
+			return `"` + s + `"*`
+		}
+	}
+	return `"` + t + `"` // terms hold no quotes (see Terms)
+}
+
+func matchExpr(terms []string, stem bool) string {
 	q := make([]string, len(terms))
 	for i, t := range terms {
-		q[i] = `"` + t + `"` // terms hold no quotes (see Terms)
+		q[i] = Phrase(t, stem)
 	}
 	return strings.Join(q, " OR ")
 }
@@ -79,14 +92,4 @@ var stemSuffixes = []string{
 // StemMatchExpr is MatchExpr with each term that Stem shortens matched by
 // its stem as a prefix ("rais"*), so that a query's raises finds raise
 // and raising.
-func StemMatchExpr(terms []string) string {
-	q := make([]string, len(terms))
-	for i, t := range terms {
-		if s := Stem(t); s != "" {
-			q[i] = `"` + s + `"*`
-		} else {
-			q[i] = `"` + t + `"`
-		}
-	}
-	return strings.Join(q, " OR ")
-}
+func StemMatchExpr(terms []string) string { return matchExpr(terms, true) }

@@ -105,28 +105,37 @@ type Components struct {
 	TestMapping bool
 }
 
+// components name each field of Components, in order.
+var components = []struct {
+	name  string
+	field func(*Components) *bool
+}{
+	{"query_cleaning", func(c *Components) *bool { return &c.QueryCleaning }},
+	{"kind_prior", func(c *Components) *bool { return &c.KindPrior }},
+	{"stemming", func(c *Components) *bool { return &c.Stemming }},
+	{"test_mapping", func(c *Components) *bool { return &c.TestMapping }},
+}
+
 // ComponentNames are the names of the Components, in order: the names
 // retrieval.off takes.
 func ComponentNames() []string {
-	return []string{"query_cleaning", "kind_prior", "stemming", "test_mapping"}
+	names := make([]string, len(components))
+	for i, c := range components {
+		names[i] = c.name
+	}
+	return names
 }
 
 // Set turns the component with the given name off; false for a name that
 // is not a component's.
 func (c *Components) Set(name string) bool {
-	switch name {
-	case "query_cleaning":
-		c.QueryCleaning = true
-	case "kind_prior":
-		c.KindPrior = true
-	case "stemming":
-		c.Stemming = true
-	case "test_mapping":
-		c.TestMapping = true
-	default:
-		return false
+	for _, k := range components {
+		if k.name == name {
+			*k.field(c) = true
+			return true
+		}
 	}
-	return true
+	return false
 }
 
 // WithDefaults returns o with every zero field set to its default, as
@@ -270,6 +279,7 @@ type Ranking struct {
 func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ranking, error) {
 	opt.normalize()
 	var own map[string]bool
+	var warnings []string
 	if !opt.Off.QueryCleaning {
 		if cq := CleanQuery(query); strings.TrimSpace(cq.Text) != "" {
 			query, own = cq.Text, cq.Own
@@ -280,7 +290,6 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 		return nil, err
 	}
 	var semantic []index.Hit
-	var warnings []string
 	if opt.Embedder != nil {
 		semantic, err = ix.Nearest(ctx, opt.Embedder, query, opt.Semantic)
 		var mv *index.MissingVectorsError
@@ -300,7 +309,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	}
 	var tested []index.Hit
 	if !opt.Off.TestMapping {
-		if tested, err = testedRanking(ctx, ix, query, pool, opt.Mentions); err != nil {
+		if tested, err = testedRanking(ctx, ix, pool, opt.Mentions); err != nil {
 			return nil, err
 		}
 	}
@@ -890,21 +899,22 @@ func lexicalRanking(ctx context.Context, ix *index.Index, query string, opt Opti
 }
 
 // testedRanking is the files the best-matching tests test, best first:
-// for each chunk of a test file among hits (BM25's order), the source
-// files named as the test is (TestedNames: testing/test_skipping.py tests
-// skipping.py, x_test.go x.go, a.spec.ts a.ts), one in the test's folder
-// first, then the rest by path, up to limit files; each file contributes
-// its best chunk among hits, or its first chunk when hits hold none. A test that repeats an issue's words
-// points at the code it exercises even when that code does not repeat
-// them.
-func testedRanking(ctx context.Context, ix *index.Index, query string, hits []index.Hit, limit int) ([]index.Hit, error) {
-	var names []string
+// for each test file among hits (in the order of its best chunk there,
+// hits being in BM25's order), the source files named as the test is
+// (TestedNames: testing/test_skipping.py tests skipping.py, x_test.go
+// x.go, a.spec.ts a.ts), one in the test's folder first, then the rest by
+// path, up to limit files; each file contributes its best chunk among
+// hits, or its first chunk when hits hold none. A test that repeats an
+// issue's words points at the code it exercises even when that code does
+// not repeat them.
+func testedRanking(ctx context.Context, ix *index.Index, hits []index.Hit, limit int) ([]index.Hit, error) {
+	var tests []string // in the order of their best chunk
 	for _, h := range hits {
-		if isTest(h.Path) {
-			names = append(names, h.Path)
+		if isTest(h.Path) && !slices.Contains(tests, h.Path) {
+			tests = append(tests, h.Path)
 		}
 	}
-	if len(names) == 0 {
+	if len(tests) == 0 {
 		return nil, nil
 	}
 	paths, err := ix.Paths(ctx)
@@ -919,7 +929,7 @@ func testedRanking(ctx context.Context, ix *index.Index, query string, hits []in
 	}
 	var files []string
 	seen := map[string]bool{}
-	for _, t := range names {
+	for _, t := range tests {
 		for _, name := range TestedNames(path.Base(t)) {
 			cands := byBase[name]
 			if len(cands) > testedMaxSources {
