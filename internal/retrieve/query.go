@@ -1,7 +1,10 @@
 package retrieve
 
 import (
+	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -59,6 +62,25 @@ func CleanQuery(q string) Query {
 	}
 	out.Text = b.String()
 	return out
+}
+
+// Note says what CleanQuery took out of the query, for the ranking's
+// warnings: "the query's 5 lines of comment and 294 lines of versions
+// left out of the search (retrieval.off: [query_cleaning] keeps
+// them)"; "" when nothing was.
+func (q Query) Note() string {
+	if len(q.Removed) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, why := range slices.Sorted(maps.Keys(q.Removed)) {
+		n, unit := q.Removed[why], "lines"
+		if n == 1 {
+			unit = "line"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s of %s", n, unit, why))
+	}
+	return "the query's " + strings.Join(parts, " and ") + " left out of the search (retrieval.off: [query_cleaning] keeps them)"
 }
 
 var (

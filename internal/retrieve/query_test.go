@@ -60,6 +60,9 @@ func TestCleanQuery(t *testing.T) {
 			if d := cmp.Diff(tc.removed, got.Removed); d != "" {
 				t.Errorf("removed (-want +got):\n%s", d)
 			}
+			if note := got.Note(); (note == "") != (len(tc.removed) == 0) {
+				t.Errorf("note %q for removed %v", note, tc.removed)
+			}
 		})
 	}
 }
@@ -103,6 +106,7 @@ func TestComponents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+
 		if len(r.Files) == 0 {
 			return ""
 		}
@@ -125,6 +129,13 @@ func TestComponents(t *testing.T) {
 		if got := first(tc.query, tc.off); got != tc.want {
 			t.Errorf("%s: first file %q, want %q", tc.name, got, tc.want)
 		}
+	}
+	r, err := Rank(ctx, ix, "a check fails\n```\nnumpy 1.21.0\n```\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "the query's 1 line of versions left out") }) {
+		t.Errorf("the ranking does not say what cleaning took out: warnings %q", r.Warnings)
 	}
 }
 

@@ -283,6 +283,9 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	if !opt.Off.QueryCleaning {
 		if cq := CleanQuery(query); strings.TrimSpace(cq.Text) != "" {
 			query, own = cq.Text, cq.Own
+			if w := cq.Note(); w != "" {
+				warnings = append(warnings, w)
+			}
 		}
 	}
 	lexical, pool, err := lexicalRanking(ctx, ix, query, opt)
