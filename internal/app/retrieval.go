@@ -26,7 +26,8 @@ func TierFor(relevance float64, tiers []Tier) Tier { return retrieval.TierFor(re
 
 // RetrievalComponents are the names of the parts of retrieval's ranking
 // that retrieval.off in the configuration turns off, to measure what
-// each contributes: query_cleaning, kind_prior, stemming, test_mapping.
+// each contributes: query_cleaning, kind_prior, stemming, test_mapping,
+// term_selection.
 func RetrievalComponents() []string { return retrieve.ComponentNames() }
 
 // RankingNames are the names of the rankings retrieval fuses, in order:

@@ -190,3 +190,54 @@ func TestTestMapping(t *testing.T) {
 		}
 	}
 }
+
+// A query with more than MaxQueryTerms terms is searched for those that
+// weigh most, and the ranking says how many it left out; term_selection
+// in Off searches them all.
+func TestTermSelection(t *testing.T) {
+	var filler []string
+	for _, a := range "abcdefghijkl" {
+		for _, b := range "abcdefghij" {
+			filler = append(filler, "q"+string(a)+string(b)+"x")
+		}
+	}
+	files := map[string]string{"pkg/retry.py": "def backoff():\n    return 1\n"}
+	for i := range 10 {
+		files[fmt.Sprintf("pkg/common%d.py", i)] = "# " + strings.Join(filler, " ") + "\n"
+	}
+	ix := indexFS(t, mapFS(files))
+	query := "backoff " + strings.Join(filler, " ") + " zzabsentone zzabsenttwo zzabsentthree"
+	for _, tc := range []struct {
+		off     Components
+		note    string
+		matched int // the terms the first common file's chunk matched
+	}{
+		{Components{}, "the query's 124 search terms were searched for the 96 that weigh most (uses in the query × rarity in the index); 28 left out, 3 of them in no indexed file (retrieval.off: [term_selection] searches them all)", 95},
+		{Components{TermSelection: true}, "", 120},
+	} {
+		r, err := Rank(context.Background(), ix, query, Options{Off: tc.off, Expand: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		for _, w := range r.Warnings {
+			if strings.Contains(w, "search terms") {
+				notes = append(notes, w)
+			}
+		}
+		if want := []string{tc.note}; tc.note == "" && len(notes) > 0 || tc.note != "" && !slices.Equal(notes, want) {
+			t.Errorf("off %+v: notes %q, want %q", tc.off, notes, tc.note)
+		}
+		i := slices.IndexFunc(r.Chunks, func(c Chunk) bool { return c.Path == "pkg/common0.py" })
+		if i < 0 {
+			t.Fatalf("off %+v: common0.py not ranked", tc.off)
+		}
+		n := 0
+		for _, m := range r.Chunks[i].Matched {
+			n += len(m.Terms)
+		}
+		if n != tc.matched {
+			t.Errorf("off %+v: common0.py matched %d terms, want %d", tc.off, n, tc.matched)
+		}
+	}
+}

@@ -103,6 +103,9 @@ type Components struct {
 	// TestMapping: the ranking of the files the best-matching tests test
 	// (testedRanking).
 	TestMapping bool
+	// TermSelection: searching a long query for its MaxQueryTerms terms
+	// that weigh most (index.SelectTerms) rather than for all of them.
+	TermSelection bool
 }
 
 // components name each field of Components, in order.
@@ -114,6 +117,7 @@ var components = []struct {
 	{"kind_prior", func(c *Components) *bool { return &c.KindPrior }},
 	{"stemming", func(c *Components) *bool { return &c.Stemming }},
 	{"test_mapping", func(c *Components) *bool { return &c.TestMapping }},
+	{"term_selection", func(c *Components) *bool { return &c.TermSelection }},
 }
 
 // ComponentNames are the names of the Components, in order: the names
@@ -259,6 +263,7 @@ type Ranking struct {
 	// recency is 0 (RecencyMargin under the best).
 	recencyFloor float64
 	seeds        []string // the files dependency depth is measured from
+	terms        []string // the terms searched for, when a selection (nil: the query's own)
 }
 
 // Rank ranks the chunks of the index for a free-text query. The query is
@@ -288,7 +293,18 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 			}
 		}
 	}
-	lexical, pool, err := lexicalRanking(ctx, ix, query, opt)
+	var terms []string // nil: each search takes the query's own
+	if !opt.Off.TermSelection {
+		sel, err := ix.SelectTerms(ctx, query, MaxQueryTerms, !opt.Off.Stemming)
+		if err != nil {
+			return nil, err
+		}
+		if sel.Dropped() > 0 {
+			terms = sel.Terms
+			warnings = append(warnings, selectionNote(sel))
+		}
+	}
+	lexical, pool, err := lexicalRanking(ctx, ix, query, terms, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +322,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	}
 	m := ParseMentions(query)
 	m.Idents = slices.DeleteFunc(m.Idents, func(id string) bool { return own[id] })
-	mentioned, fileMention, err := mentionRanking(ctx, ix, query, m, opt.Mentions)
+	mentioned, fileMention, err := mentionRanking(ctx, ix, query, terms, m, opt.Mentions)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +370,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 	})
 	order = order[:min(len(order), opt.Fused)]
 	if len(order) == 0 {
-		return &Ranking{Mentions: m, Warnings: warnings}, nil
+		return &Ranking{Mentions: m, Warnings: warnings, terms: terms}, nil
 	}
 	top := order[0].rrf
 	alignment := func(c *cand) float64 {
@@ -364,7 +380,7 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 		return (c.rrf/top + c.sim/float64(similarity)) / 2
 	}
 
-	out := &Ranking{Mentions: m, Warnings: warnings, mentions: fileMention}
+	out := &Ranking{Mentions: m, Warnings: warnings, mentions: fileMention, terms: terms}
 	var changed map[string]int64
 	if opt.Changed != nil {
 		var paths []string
@@ -589,7 +605,7 @@ type fileMentions struct {
 // scores that identifier's specificity (1 / the number of chunks defining
 // it); each file whose path is mentioned contributes its best lexical
 // chunk (or its first) with the path's mention strength.
-func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentions, limit int) ([]index.Hit, map[string]*fileMentions, error) {
+func mentionRanking(ctx context.Context, ix *index.Index, query string, terms []string, m Mentions, limit int) ([]index.Hit, map[string]*fileMentions, error) {
 	files := map[string]*fileMentions{}
 	get := func(p string) *fileMentions {
 		f := files[p]
@@ -650,7 +666,7 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 		}
 		// A generic mention ("utils.py") can name many files: cap them.
 		if len(hitPaths) <= limit {
-			best, err := bestChunks(ctx, ix, query, hitPaths)
+			best, err := bestChunks(ctx, ix, query, terms, hitPaths)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -677,12 +693,12 @@ func mentionRanking(ctx context.Context, ix *index.Index, query string, m Mentio
 // ranks the chunks of all the files (BM25's statistics are those of the
 // whole index, so each file's best is the one a search of it alone
 // finds); only the files it does not reach are read on their own.
-func bestChunks(ctx context.Context, ix *index.Index, query string, paths []string) (map[string]index.Hit, error) {
+func bestChunks(ctx context.Context, ix *index.Index, query string, terms, paths []string) (map[string]index.Hit, error) {
 	out := make(map[string]index.Hit, len(paths))
 	if len(paths) == 0 {
 		return out, nil
 	}
-	hits, err := ix.Search(ctx, query, len(paths), index.SearchOptions{Files: true, Paths: paths})
+	hits, err := ix.Search(ctx, query, len(paths), index.SearchOptions{Files: true, Paths: paths, Terms: terms})
 	if err != nil {
 		return nil, err
 	}
@@ -879,8 +895,8 @@ const KindFloor = 0.3
 // turns those off.
 //
 // It returns the chunks read as well, as BM25 ranked them.
-func lexicalRanking(ctx context.Context, ix *index.Index, query string, opt Options) (ranked, read []index.Hit, err error) {
-	so := index.SearchOptions{Stem: !opt.Off.Stemming}
+func lexicalRanking(ctx context.Context, ix *index.Index, query string, terms []string, opt Options) (ranked, read []index.Hit, err error) {
+	so := index.SearchOptions{Stem: !opt.Off.Stemming, Terms: terms}
 	n := opt.Lexical
 	if !opt.Off.KindPrior {
 		n *= KindPool
@@ -978,6 +994,19 @@ func testedRanking(ctx context.Context, ix *index.Index, hits []index.Hit, limit
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// MaxQueryTerms is the most search terms a query is searched for: a
+// longer one (a pasted report with its logs, say) is searched for the
+// MaxQueryTerms that weigh most (index.SelectTerms). bench/swebench
+// measured 64 on the dev split: XXX.
+const MaxQueryTerms = 96
+
+// selectionNote is the ranking's warning for the terms a selection left
+// out.
+func selectionNote(sel index.TermSelection) string {
+	return fmt.Sprintf("the query's %d search terms were searched for the %d that weigh most (uses in the query × rarity in the index); %d left out, %d of them in no indexed file (retrieval.off: [term_selection] searches them all)",
+		sel.Total, len(sel.Terms), sel.Dropped(), sel.Absent)
 }
 
 // TestedWeight is the weight of the tested ranking in the fusion: its

@@ -229,7 +229,7 @@ func TestBestChunks(t *testing.T) {
 		}
 	}
 	for _, q := range queries[:min(len(queries), 12)] {
-		got, err := bestChunks(ctx, ix, q, paths)
+		got, err := bestChunks(ctx, ix, q, nil, paths)
 		if err != nil {
 			t.Fatal(err)
 		}

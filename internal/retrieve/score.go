@@ -120,7 +120,7 @@ func ScoreFile(ctx context.Context, ix *index.Index, query, p string, opt Option
 // distance from the ranking's seed files in the reference graph of the
 // ranked files and itself.
 func unranked(ctx context.Context, ix *index.Index, r *Ranking, query, p string, opt Options, best *index.Hit) (map[string]float64, error) {
-	chunks, err := bestChunks(ctx, ix, query, []string{p})
+	chunks, err := bestChunks(ctx, ix, query, r.terms, []string{p})
 	if err != nil {
 		return nil, err
 	}
