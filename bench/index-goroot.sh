@@ -7,6 +7,10 @@
 #
 #   bench/index-goroot.sh [TREE] [RUNS]      default: $(go env GOROOT)/src, 3
 #
+# With LONG_QUERY=FILE, also a context for that file's text on standard
+# input: a pasted bug report, logs and all (the longest problem statement
+# of the SWE-bench dev split is 25 KB, 548 search terms).
+#
 # The tree is copied to a scratch folder first (Go's own tree is read-only
 # here and must not get a .ctxpack/); `ctxpack index --index FILE` indexes a
 # read-only tree in place instead.
@@ -39,4 +43,7 @@ median "search \"http handler timeout\" (with its update)" ':' "$ctxpack" search
 for q in "the http server does not close idle connections after a handler timeout" "why does the TLS handshake fail with a certificate error"; do
   median "context \"${q:0:40}…\" --budget 8000" ':' "$ctxpack" context "$q" --budget 8000
 done
+if [[ -n "${LONG_QUERY:-}" ]]; then
+  median "context - < $(basename "$LONG_QUERY") ($(wc -c < "$LONG_QUERY") bytes) --budget 8000" ':' sh -c '"$0" context - --budget 8000 < "$1"' "$ctxpack" "$LONG_QUERY"
+fi
 echo "index size: $(du -sh .ctxpack/index.db | cut -f1) ($("$ctxpack" index --status | grep -E '^(files|chunks):' | tr -s ' ' | paste -sd';'))"
