@@ -267,12 +267,9 @@ func idList(hits []Hit) string {
 	return strings.Join(ids, ",")
 }
 
-// matched fills the hits' Matched terms: for each term, which hits hold
-// it in which column. One query a term, among the hits' ids only: a
-// column's BM25 with the other columns weighted 0 is nonzero exactly when
-// the term occurs in that column (FTS5 floors each term's IDF at a
-// positive value), so the three columns cost one lookup of the term, not
-// three.
+// matched fills the hits' Matched terms: for each term and column, which
+// hits hold it there. These queries compute no score, so they only seek
+// the term's entries for the hits' ids.
 func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string, stem bool) error {
 	if len(hits) == 0 {
 		return nil
@@ -281,33 +278,31 @@ func (ix *Index) matched(ctx context.Context, hits []Hit, terms []string, stem b
 	for i, h := range hits {
 		pos[h.id] = i
 	}
-	stmt, err := ix.db.PrepareContext(ctx, `SELECT rowid, bm25(chunk_terms, 1, 0, 0), bm25(chunk_terms, 0, 1, 0), bm25(chunk_terms, 0, 0, 1) FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (`+idList(hits)+`)`)
+	stmt, err := ix.db.PrepareContext(ctx, `SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (`+idList(hits)+`)`)
 	if err != nil {
 		return fmt.Errorf("index: search: %w", err)
 	}
 	defer stmt.Close()
 	found := make([][3][]string, len(hits))
 	for _, t := range terms {
-		rows, err := stmt.QueryContext(ctx, lexical.Phrase(t, stem))
-		if err != nil {
-			return fmt.Errorf("index: search: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var score [3]float64
-			if err := rows.Scan(&id, &score[0], &score[1], &score[2]); err != nil {
-				rows.Close()
+		phrase := lexical.Phrase(t, stem)
+		for c, col := range columns {
+			rows, err := stmt.QueryContext(ctx, "{"+col+"} : "+phrase)
+			if err != nil {
 				return fmt.Errorf("index: search: %w", err)
 			}
-			for c := range 3 {
-				if score[c] != 0 {
-					found[pos[id]][c] = append(found[pos[id]][c], t)
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return fmt.Errorf("index: search: %w", err)
 				}
+				found[pos[id]][c] = append(found[pos[id]][c], t)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("index: search: %w", err)
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("index: search: %w", err)
+			}
 		}
 	}
 	for i := range hits {
@@ -345,9 +340,10 @@ func (s TermSelection) Dropped() int { return s.Total - len(s.Terms) }
 //
 // A query with at most limit terms keeps them all without reading the
 // index. Each search term costs a pass over its postings in every
-// search of the ranking: on Go's tree a 550-term report took 8.6 s to
-// rank whole and 1.9 s for its 96 terms that weigh most; the terms left
-// out are the common words BM25 weighs least and the words of no file.
+// search of the ranking: on Go's tree a 550-term report took 10-11 s to
+// rank whole and 2.6-2.8 s for its 96 terms that weigh most; the terms
+// left out are the common words BM25 weighs least and the words of no
+// file.
 func (ix *Index) SelectTerms(ctx context.Context, query string, limit int, stem bool) (_ TermSelection, err error) {
 	terms := lexical.QueryTerms(query)
 	sel := TermSelection{Terms: terms, Total: len(terms)}
