@@ -29,7 +29,7 @@ const racyWindow = 2 * time.Second
 
 // Progress is what Update reports while it works.
 type Progress struct {
-	Phase  string // "lock" (waiting for another update), "walk", "index", "optimize", "commit"
+	Phase  string // "lock" (waiting for another update), "walk", "index", "commit"
 	Done   int    // files processed in the index phase
 	Total  int    // files to process in the index phase
 	Holder string // in the lock phase: who holds the lock
@@ -263,7 +263,6 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	first := len(old) == 0 // a first build (or a rebuild)
 	meta, err := u.loadMeta(ctx)
 	if err != nil {
 		return false, err
@@ -352,17 +351,6 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 	}
 	if err := u.flushTerms(ctx); err != nil {
 		return false, err
-	}
-	// A first build leaves the full-text index in many segments, and a
-	// search seeks each of its terms in every one: merging them into one
-	// made a 500-term query on a clean index of pylint three times faster
-	// (6.0 s → 2.0 s), for 0.07 s there and 1.1 s on Go's tree. Later
-	// updates are small, and FTS5's automerge keeps their segments few.
-	if first && len(jobs) > 0 {
-		u.progress(Progress{Phase: "optimize"})
-		if _, err := u.conn.ExecContext(ctx, `INSERT INTO chunk_terms (chunk_terms) VALUES ('optimize')`); err != nil {
-			return false, fmt.Errorf("index: optimize: %w", err)
-		}
 	}
 
 	// The state root over every indexed file, and the meta rows.
