@@ -341,7 +341,7 @@ func (s TermSelection) Dropped() int { return s.Total - len(s.Terms) }
 // A query with at most limit terms keeps them all without reading the
 // index. Each search term costs a pass over its postings in every
 // search of the ranking: on Go's tree a 550-term report took 18.7 s to
-// assemble a context for whole and 4.7 s for its 96 terms that weigh
+// assemble a context for whole and 4.2 s for its 96 terms that weigh
 // most (bench/index-goroot.sh, LONG_QUERY); the terms left out are the
 // common words BM25 weighs least and the words of no file.
 func (ix *Index) SelectTerms(ctx context.Context, query string, limit int, stem bool) (_ TermSelection, err error) {
