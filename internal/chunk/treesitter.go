@@ -4,6 +4,7 @@ package chunk
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -87,15 +88,34 @@ func hasGrammar(lang string) bool { return grammars[lang] != nil }
 // measuring time gives the same result on every machine.
 func parseBudget(n int) int { return 1000 + n/8 }
 
-// parseTimeout bounds the time a parse of n bytes may take: 250 ms and
-// 8 µs a byte (0.125 MB/s; real code parses at 4 to 7 MB/s, and the
+// parseTimeout bounds the CPU time a parse of n bytes may take: 250 ms
+// and 8 µs a byte (0.125 MB/s; real code parses at 4 to 7 MB/s, and the
 // slowest file measured took an eighth of its limit). Operations do not
 // count the lexer's work, and some inputs (long runs of characters that
 // are errors) make tree-sitter's error recovery quadratic; this is the
 // backstop for them, and the only thing that can make Split depend on
-// the machine's speed.
+// the machine's speed. It is the parsing thread's CPU time where the
+// platform gives it (parseClock), not the wall clock: on a loaded machine
+// a parse waits for a core, and a wall-clock limit cut pytest's
+// compat.py (13 KB) short while tests ran beside the index, so the same
+// file chunked two ways.
 func parseTimeout(n int) time.Duration {
 	return 250*time.Millisecond + time.Duration(n)*8*time.Microsecond
+}
+
+// parseClock returns a clock for one parse: the time the calling thread
+// has spent on the CPU since the call, or, where that is not measured, the
+// wall time since the call. The caller must stay on its OS thread
+// (runtime.LockOSThread) while it reads the clock.
+func parseClock() func() time.Duration {
+	if start, ok := threadCPU(); ok {
+		return func() time.Duration {
+			now, _ := threadCPU()
+			return now - start
+		}
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
 }
 
 // maxParseBytes is the largest input given to tree-sitter (the index skips
@@ -122,7 +142,11 @@ func treeSitterOutline(lang string, src []byte) (o outline, ok bool) {
 		return outline{}, false
 	}
 	calls, budget := 0, parseBudget(len(src))
-	deadline := time.Now().Add(parseTimeout(len(src)))
+	// The progress callback runs on the thread that calls the parser; the
+	// clock measures that thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	elapsed, limit := parseClock(), parseTimeout(len(src))
 	tree := p.ParseWithOptions(func(i int, _ ts.Point) []byte {
 		if i < len(src) {
 			return src[i:]
@@ -130,7 +154,7 @@ func treeSitterOutline(lang string, src []byte) (o outline, ok bool) {
 		return nil
 	}, nil, &ts.ParseOptions{ProgressCallback: func(ts.ParseState) bool {
 		calls++
-		return calls > budget || time.Now().After(deadline)
+		return calls > budget || elapsed() > limit
 	}})
 	if tree == nil {
 		return outline{}, false
