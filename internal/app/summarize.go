@@ -95,8 +95,11 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		}
 		return nil, err
 	}
+	if bin, why := project.Binary([]byte(text[:min(len(text), 8000)])); bin {
+		return nil, fmt.Errorf("ctxpack: %s is binary (%s): summarize shows text files", rel, why)
+	}
 	if strings.IndexByte(text, 0) >= 0 {
-		return nil, fmt.Errorf("ctxpack: %s is binary: summarize shows text files", rel)
+		return nil, fmt.Errorf("ctxpack: %s is binary (a NUL byte): summarize shows text files", rel)
 	}
 	s := &Summary{Path: rel, Level: want.String(), Tokenizer: tok.Name(), Language: firstNonEmpty(chunk.Language(rel), "text"), Warnings: []string{}}
 	if repaired {

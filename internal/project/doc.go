@@ -27,8 +27,8 @@
 //     (IsStateFile: .ctxpack/index.db*, .ctxpack/sources.db*,
 //     .ctxpack/records.jsonl* and .ctxpack/cache/); hidden entries unless
 //     WalkOptions.IncludeHidden.
-//   - What Walk reports in Skipped, with the reason: binary files (a NUL
-//     byte in the first 8000 bytes, git's rule), files larger than the
+//   - What Walk reports in Skipped, with the reason: binary files (Binary:
+//     a NUL byte in the first 8000 bytes, git's rule, or a PDF), files larger than the
 //     limit (1 MiB by default), unreadable files and directories, symlinks
 //     that are broken, lead outside the root or point at a directory (not
 //     followed), other non-regular files, and files and directories whose

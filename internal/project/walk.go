@@ -23,8 +23,26 @@ import (
 const DefaultMaxFileBytes = 1 << 20
 
 // binaryProbeBytes is how much of a file Walk reads to decide that it is
-// binary: git's rule, a NUL byte in the first 8000 bytes.
+// binary (Binary).
 const binaryProbeBytes = 8000
+
+// Binary reports whether a file whose text begins with head is binary, and
+// says why in the words of a skip reason's detail: git's rule, a NUL byte
+// in the first 8000 bytes; or a PDF's signature ("%PDF-"), since a PDF
+// (an Illustrator .ai file is one) can hold no NUL for many kilobytes and
+// is never useful as text: requests' ext/requests-logo.ai put 4,781
+// tokens of PDF objects into retrieved contexts. Walk, evidence and
+// summarize decide with it, so a file is binary for all of them or none.
+func Binary(head []byte) (bool, string) {
+	head = head[:min(len(head), binaryProbeBytes)]
+	switch {
+	case bytes.IndexByte(head, 0) >= 0:
+		return true, "a NUL byte in its first 8000 bytes"
+	case bytes.HasPrefix(head, []byte("%PDF-")):
+		return true, "a PDF"
+	}
+	return false, ""
+}
 
 // DefaultIgnoreFiles returns the per-directory ignore files Walk honours when
 // WalkOptions.IgnoreFiles is nil: .gitignore, then .ctxpackignore (which
@@ -117,7 +135,7 @@ func (c WalkConfig) Options() WalkOptions {
 // .git entries and ctxpack's own state files (IsStateFile: the databases
 // under .ctxpack/ with their side files, the records, the caches).
 // Ignored, hidden and generated entries are left out
-// silently; binary files (a NUL byte in the first 8000 bytes), files larger
+// silently; binary files (Binary: a NUL byte in the first 8000 bytes, or a PDF), files larger
 // than the limit, unreadable files and directories, symlinks that lead
 // outside fsys or to directories, other non-regular files, and files and
 // directories whose names cannot be shown safely (NameProblem: a newline,
@@ -527,7 +545,7 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return File{}, unreadable(err)
 	}
-	if bytes.IndexByte(buf[:n], 0) >= 0 {
+	if bin, _ := Binary(buf[:n]); bin {
 		return File{}, "binary"
 	}
 	return File{Path: p, Size: size, ModTime: info.ModTime()}, ""

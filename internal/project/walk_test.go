@@ -147,10 +147,10 @@ func TestWalk(t *testing.T) {
 		},
 		{
 			name:        "binary and oversized files are reported",
-			files:       map[string]string{"bin": "ab\x00cd", "big": strings.Repeat("x", 3*1024*1024+300*1024), "small": "hello", "late-nul": strings.Repeat("x", 8000) + "\x00", "empty": ""},
+			files:       map[string]string{"bin": "ab\x00cd", "big": strings.Repeat("x", 3*1024*1024+300*1024), "small": "hello", "late-nul": strings.Repeat("x", 8000) + "\x00", "empty": "", "logo.ai": "%PDF-1.5\r%\xe2\xe3\r\n1 0 obj\r<</Metadata 2 0 R>>", "pdf.txt": "a %PDF- in the middle"},
 			opt:         all,
-			want:        []string{"empty", "late-nul", "small"},
-			wantSkipped: []string{"big: too large (3.3 MiB > 1 MiB limit)", "bin: binary"},
+			want:        []string{"empty", "late-nul", "pdf.txt", "small"},
+			wantSkipped: []string{"big: too large (3.3 MiB > 1 MiB limit)", "bin: binary", "logo.ai: binary"},
 		},
 		{
 			name:        "size limit: exact bytes when rounding hides the difference",
@@ -452,5 +452,26 @@ func TestWalkDenied(t *testing.T) {
 	// An unreadable root directory is an error.
 	if _, _, err := Walk(fsys, []string{"locked"}, WalkOptions{}); !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("Walk(locked) error = %v, want permission denied", err)
+	}
+}
+
+func TestBinary(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		bin  bool
+		why  string
+	}{
+		{"plain text", false, ""},
+		{"", false, ""},
+		{"ab\x00cd", true, "a NUL byte in its first 8000 bytes"},
+		{strings.Repeat("x", 8000) + "\x00", false, ""},
+		{"%PDF-1.5\r%\xe2\xe3\r\n", true, "a PDF"},
+		{"%PDF", false, ""},
+		{" %PDF-1.5", false, ""},
+	} {
+		bin, why := Binary([]byte(tc.head))
+		if bin != tc.bin || why != tc.why {
+			t.Errorf("Binary(%.20q) = %v, %q; want %v, %q", tc.head, bin, why, tc.bin, tc.why)
+		}
 	}
 }

@@ -64,8 +64,8 @@ func (e Env) readSelector(sel workspace.Selector) (*Excerpt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	if strings.IndexByte(text[:min(len(text), 8000)], 0) >= 0 { // the walk's rule
-		return nil, fmt.Errorf("ctxpack: %s is binary (a NUL byte in its first 8000 bytes); evidence is text", sel.Path)
+	if bin, why := project.Binary([]byte(text[:min(len(text), 8000)])); bin { // the walk's rule
+		return nil, fmt.Errorf("ctxpack: %s is binary (%s); evidence is text", sel.Path, why)
 	}
 	var warnings []string
 	if repaired {
