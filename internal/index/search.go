@@ -146,7 +146,7 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 		if err := ix.fillChunks(ctx, rows); err != nil {
 			return nil, err
 		}
-		slices.SortFunc(rows, compareHits)
+		slices.SortFunc(rows, CompareHits)
 		if opt.Files {
 			rows = bestPerFile(rows)
 		}
@@ -167,8 +167,9 @@ func (ix *Index) Search(ctx context.Context, query string, k int, opt SearchOpti
 	return hits, nil
 }
 
-// compareHits is the total order of DESIGN §2.
-func compareHits(a, b Hit) int {
+// CompareHits is the total order of DESIGN §2 that Search and Nearest
+// return hits in: score descending, then path, then chunk sequence.
+func CompareHits(a, b Hit) int {
 	return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.Seq, b.Seq))
 }
 

@@ -439,7 +439,7 @@ func (ix *Index) Nearest(ctx context.Context, e embed.Embedder, query string, k 
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(hits, compareHits)
+	slices.SortFunc(hits, CompareHits)
 	hits = hits[:min(k, len(hits))]
 
 	missing, chunks := 0, 0

@@ -161,7 +161,7 @@ func TestEmbedAndNearest(t *testing.T) {
 	q := fakeVector("round the invoice total", 512)
 	embed.Normalize(q)
 	for i, h := range hits {
-		if i > 0 && compareHits(hits[i-1], h) >= 0 {
+		if i > 0 && CompareHits(hits[i-1], h) >= 0 {
 			t.Errorf("hits %d and %d out of order: %+v, %+v", i-1, i, hits[i-1], h)
 		}
 		if h.Score != float64(rank.Quantize(h.Score))/rank.Quantum || !cmp.Equal(h.Signals, []Signal{{"embed", h.Score}}) {

@@ -906,7 +906,7 @@ func lexicalRanking(ctx context.Context, ix *index.Index, query string, terms []
 				p := opt.FileTypes.Priority(hits[i].Path)
 				hits[i].Score = rank.Round(hits[i].Score * (KindFloor + (1-KindFloor)*p))
 			}
-			slices.SortStableFunc(hits, compareHits)
+			slices.SortStableFunc(hits, index.CompareHits)
 			return hits[:min(len(hits), opt.Lexical)]
 		}
 	}
@@ -1047,10 +1047,4 @@ func TestedNames(base string) []string {
 		}
 	}
 	return out
-}
-
-// compareHits is index.Search's order: score descending, then path,
-// then sequence.
-func compareHits(a, b index.Hit) int {
-	return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), cmp.Compare(a.Seq, b.Seq))
 }
