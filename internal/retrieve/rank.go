@@ -263,7 +263,7 @@ type Ranking struct {
 	// recency is 0 (RecencyMargin under the best).
 	recencyFloor float64
 	seeds        []string // the files dependency depth is measured from
-	terms        []string // the terms searched for, when a selection (nil: the query's own)
+	terms        []string // the terms searched for (nil: the query's own)
 }
 
 // Rank ranks the chunks of the index for a free-text query. The query is
@@ -299,8 +299,8 @@ func Rank(ctx context.Context, ix *index.Index, query string, opt Options) (*Ran
 		if err != nil {
 			return nil, err
 		}
+		terms = sel.Terms // all of the query's when it has few: no search derives them again
 		if sel.Dropped() > 0 {
-			terms = sel.Terms
 			warnings = append(warnings, selectionNote(sel))
 		}
 	}
