@@ -95,7 +95,7 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		}
 		return nil, err
 	}
-	if bin, why := project.Binary([]byte(text[:min(len(text), 8000)])); bin {
+	if bin, why := project.Binary([]byte(text[:min(len(text), project.BinaryProbeBytes)])); bin {
 		return nil, fmt.Errorf("ctxpack: %s is binary (%s): summarize shows text files", rel, why)
 	}
 	if strings.IndexByte(text, 0) >= 0 {

@@ -22,9 +22,9 @@ import (
 // WalkOptions.MaxFileBytes says otherwise: 1 MiB.
 const DefaultMaxFileBytes = 1 << 20
 
-// binaryProbeBytes is how much of a file Walk reads to decide that it is
-// binary (Binary).
-const binaryProbeBytes = 8000
+// BinaryProbeBytes is how much of a file's beginning decides that it is
+// binary (Binary); Walk reads no more of it.
+const BinaryProbeBytes = 8000
 
 // Binary reports whether a file whose text begins with head is binary, and
 // says why in the words of a skip reason's detail: git's rule, a NUL byte
@@ -34,7 +34,7 @@ const binaryProbeBytes = 8000
 // tokens of PDF objects into retrieved contexts. Walk, evidence and
 // summarize decide with it, so a file is binary for all of them or none.
 func Binary(head []byte) (bool, string) {
-	head = head[:min(len(head), binaryProbeBytes)]
+	head = head[:min(len(head), BinaryProbeBytes)]
 	switch {
 	case bytes.IndexByte(head, 0) >= 0:
 		return true, "a NUL byte in its first 8000 bytes"
@@ -510,7 +510,7 @@ type probeResult struct {
 // from binary.
 func probe(fsys fs.FS, work <-chan string, maxBytes int64) probeResult {
 	var r probeResult
-	buf := make([]byte, binaryProbeBytes)
+	buf := make([]byte, BinaryProbeBytes)
 	for p := range work {
 		f, reason := probeFile(fsys, p, maxBytes, buf)
 		if reason != "" {
@@ -541,7 +541,7 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 		return File{}, "too large (" + s + " > " + l + " limit)"
 	}
 	// Read only as much as the file holds, so a small file costs one read.
-	n, err := io.ReadFull(f, buf[:min(size, binaryProbeBytes)])
+	n, err := io.ReadFull(f, buf[:min(size, BinaryProbeBytes)])
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return File{}, unreadable(err)
 	}

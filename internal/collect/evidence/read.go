@@ -64,7 +64,7 @@ func (e Env) readSelector(sel workspace.Selector) (*Excerpt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ctxpack: %w", err)
 	}
-	if bin, why := project.Binary([]byte(text[:min(len(text), 8000)])); bin { // the walk's rule
+	if bin, why := project.Binary([]byte(text[:min(len(text), project.BinaryProbeBytes)])); bin { // the walk's rule
 		return nil, fmt.Errorf("ctxpack: %s is binary (%s); evidence is text", sel.Path, why)
 	}
 	var warnings []string
