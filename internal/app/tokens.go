@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -144,6 +146,10 @@ type TokenReport struct {
 	Files     []TokenCount `json:"files"`
 	Total     int          `json:"total"`
 	Skipped   []TokenSkip  `json:"skipped"`
+	// The views TokenReport.Shape adds, when asked.
+	TopFiles   []TokenCount  `json:"top_files,omitempty"`
+	TopFolders []TokenFolder `json:"top_folders,omitempty"`
+	Tree       *TokenNode    `json:"tree,omitempty"`
 }
 
 // Tokens counts the tokens of the files of the project under paths
@@ -227,4 +233,157 @@ func CountReader(tokenizerName string, r io.Reader) (int, error) {
 		text = tokenizer.ToValidUTF8(text)
 	}
 	return tok.Count(text), nil
+}
+
+// TokenFolder is a folder of a token report: the files counted under it,
+// at any depth, and their tokens.
+type TokenFolder struct {
+	Path   string `json:"path"` // with a trailing slash
+	Tokens int    `json:"tokens"`
+	Files  int    `json:"files"`
+}
+
+// TokenNode is a file or a folder of a token report's tree.
+type TokenNode struct {
+	Name   string `json:"name"` // the last element of the path; a folder's ends in a slash
+	Tokens int    `json:"tokens"`
+	// Files is the number of files under a folder; 0 for a file.
+	Files    int          `json:"files,omitempty"`
+	Children []*TokenNode `json:"children,omitempty"`
+	// Hidden sums a folder's children under TokenShape.MinTokens, which
+	// Children leaves out.
+	Hidden *TokenHidden `json:"hidden,omitempty"`
+
+	raw string // the name unquoted, which orders the children
+}
+
+// TokenHidden is what a tree leaves out of a folder for its size.
+type TokenHidden struct {
+	Entries int `json:"entries"` // files and folders not shown
+	Tokens  int `json:"tokens"`
+}
+
+// TokenShape asks a token report for views beside its list of files.
+type TokenShape struct {
+	// Top, when positive, lists the Top largest files and folders.
+	Top int
+	// Tree shows the counts as a tree of folders.
+	Tree bool
+	// MinTokens leaves out of the tree every file and folder with fewer
+	// tokens, summed in their folder's Hidden.
+	MinTokens int
+}
+
+// Shape adds the views o asks for to r: TopFiles and TopFolders (the
+// largest first, ties by path), and Tree. A negative Top or MinTokens, or
+// MinTokens without Tree, is an *InputError.
+func (r *TokenReport) Shape(o TokenShape) error {
+	switch {
+	case o.Top < 0:
+		return &InputError{Field: "top", Msg: "must be a number of files and folders, at least 1, not " + strconv.Itoa(o.Top)}
+	case o.MinTokens < 0:
+		return &InputError{Field: "min-tokens", Msg: "must be a number of tokens, at least 0, not " + strconv.Itoa(o.MinTokens)}
+	case o.MinTokens > 0 && !o.Tree:
+		return &InputError{Field: "min-tokens", Msg: "hides entries of the tree: ask for the tree too"}
+	}
+	root := r.tree()
+	if o.Top > 0 {
+		files := slices.Clone(r.Files)
+		slices.SortFunc(files, func(a, b TokenCount) int {
+			return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), strings.Compare(a.Path, b.Path))
+		})
+		r.TopFiles = files[:min(o.Top, len(files))]
+		var folders []TokenFolder
+		var walk func(n *TokenNode, prefix string)
+		walk = func(n *TokenNode, prefix string) {
+			for _, c := range n.Children {
+				if c.Files > 0 || strings.HasSuffix(c.Name, "/") {
+					folders = append(folders, TokenFolder{Path: prefix + c.Name, Tokens: c.Tokens, Files: c.Files})
+					walk(c, prefix+c.Name)
+				}
+			}
+		}
+		walk(root, "")
+		slices.SortFunc(folders, func(a, b TokenFolder) int {
+			return cmp.Or(cmp.Compare(b.Tokens, a.Tokens), strings.Compare(a.Path, b.Path))
+		})
+		r.TopFolders = folders[:min(o.Top, len(folders))]
+		if r.TopFolders == nil {
+			r.TopFolders = []TokenFolder{}
+		}
+	}
+	if o.Tree {
+		if o.MinTokens > 0 {
+			hide(root, o.MinTokens)
+		}
+		r.Tree = root
+	}
+	return nil
+}
+
+// tree builds the folder tree of r's files, children in bytewise order of
+// their names. A quoted path (a name ShowPath quotes) is split as the
+// path it quotes, and each element shown as ShowPath shows it.
+func (r *TokenReport) tree() *TokenNode {
+	root := &TokenNode{Name: "."}
+	folders := map[string]*TokenNode{"": root}
+	for _, f := range r.Files {
+		raw := f.Path
+		if strings.HasPrefix(raw, `"`) {
+			if u, err := strconv.Unquote(raw); err == nil {
+				raw = u
+			}
+		}
+		elems := strings.Split(raw, "/")
+		if strings.HasPrefix(raw, "/") { // an absolute path: its first folder is "/"
+			elems = append([]string{""}, elems[1:]...)
+		}
+		parent, key := root, ""
+		root.Tokens += f.Tokens
+		root.Files++
+		for _, e := range elems[:len(elems)-1] {
+			key += e + "/"
+			n := folders[key]
+			if n == nil {
+				n = &TokenNode{Name: project.ShowPath(e) + "/", raw: e + "/"}
+				folders[key] = n
+				parent.Children = append(parent.Children, n)
+			}
+			n.Tokens += f.Tokens
+			n.Files++
+			parent = n
+		}
+		parent.Children = append(parent.Children, &TokenNode{Name: project.ShowPath(elems[len(elems)-1]), raw: elems[len(elems)-1], Tokens: f.Tokens})
+	}
+	var sortTree func(n *TokenNode)
+	sortTree = func(n *TokenNode) {
+		slices.SortStableFunc(n.Children, func(a, b *TokenNode) int { return strings.Compare(a.raw, b.raw) })
+		for _, c := range n.Children {
+			sortTree(c)
+		}
+	}
+	sortTree(root)
+	return root
+}
+
+// hide moves the children of n and below with fewer than minTokens into
+// their folder's Hidden.
+func hide(n *TokenNode, minTokens int) {
+	kept := n.Children[:0]
+	for _, c := range n.Children {
+		if c.Tokens < minTokens {
+			if n.Hidden == nil {
+				n.Hidden = &TokenHidden{}
+			}
+			n.Hidden.Entries++
+			n.Hidden.Tokens += c.Tokens
+			continue
+		}
+		hide(c, minTokens)
+		kept = append(kept, c)
+	}
+	n.Children = kept
+	if len(n.Children) == 0 {
+		n.Children = nil
+	}
 }

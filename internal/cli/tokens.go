@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
@@ -19,6 +20,7 @@ type TokensOptions struct {
 
 	Paths   []string
 	Verbose bool // -v: each skipped file, not only their counts
+	Shape   app.TokenShape
 }
 
 // NewCmdTokens is 'ctxpack tokens PATH...': the tokens of files.
@@ -32,6 +34,15 @@ then COUNT<TAB>total; --format json
 prints {"tokenizer", "files": [{"path", "tokens"}], "total", "skipped":
 [{"path", "reason"}]}.
 
+To see where the tokens are, --tree shows the counts as a tree of folders,
+each folder with the sum of the files under it, and --min-tokens N leaves
+out of it every file and folder under N tokens, saying in each folder how
+many entries and tokens it left out. --top N lists the N largest files and
+the N largest folders, largest first, with their share of the total. Both
+replace the list of files in the text format; --format json adds "tree"
+({"name", "tokens", "files", "children", "hidden": {"entries", "tokens"}}),
+"top_files" and "top_folders" ({"path", "tokens", "files"}) beside it.
+
 Directories are walked in bytewise path order, honouring .gitignore and
 .ctxpackignore; binary files are skipped with a warning. What is not a
 regular file (a named pipe, a socket, a device) and files over 256 MiB are
@@ -44,7 +55,9 @@ emits it: each maximal ill-formed byte sequence replaced by one U+FFFD, as
 browsers and Node.js decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http
-  git diff | ctxpack tokens -`,
+  git diff | ctxpack tokens -
+  ctxpack tokens --tree --min-tokens 5000 .
+  ctxpack tokens --top 10 .`,
 		Args:        cmdutil.MinimumArgs(1),
 		Annotations: cmdutil.ArgHelp("PATH", "a file or directory to count, or - for standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,6 +69,9 @@ browsers and Node.js decode it.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&o.Verbose, "verbose", "v", false, cmdutil.VerboseUsage)
+	cmd.Flags().BoolVar(&o.Shape.Tree, "tree", false, "show the counts as a tree of folders, each with the sum of its files")
+	cmd.Flags().IntVar(&o.Shape.MinTokens, "min-tokens", 0, "with --tree, leave out files and folders under `N` tokens (each folder says\nhow many entries and tokens it left out)")
+	cmd.Flags().IntVar(&o.Shape.Top, "top", 0, "list the `N` largest files and the N largest folders, largest first")
 	cmdutil.SetFormats(cmd, "text", "json")
 	return cmd
 }
@@ -63,6 +79,9 @@ browsers and Node.js decode it.`,
 func tokensRun(ctx context.Context, o *TokensOptions) error {
 	if err := app.CheckTokenizer(o.Globals.Tokenizer); err != nil {
 		return err // a *app.ValueError: a usage error
+	}
+	if err := (&app.TokenReport{}).Shape(o.Shape); err != nil {
+		return cmdutil.WrapUsage(err) // before any file is read
 	}
 	base, err := o.Globals.Base()
 	if err != nil {
@@ -121,6 +140,13 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 		rep.Files = append(rep.Files, app.TokenCount{Path: j.Shown, Tokens: counts[i]})
 		rep.Total += counts[i]
 	}
+	if o.Shape.Tree || o.Shape.Top > 0 {
+		if err := rep.Shape(o.Shape); err != nil {
+			return cmdutil.WrapUsage(err)
+		}
+		out.Reset()
+		writeTokenViews(&out, &rep, o.Shape.MinTokens)
+	}
 	fmt.Fprintf(&out, "%d\ttotal\n", rep.Total)
 	if o.Globals.JSON() {
 		err = cmdutil.WriteJSON(o.IO.Out, rep)
@@ -134,4 +160,47 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 		return cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
+}
+
+// writeTokenViews writes the tree and the largest files and folders that
+// rep.Shape added, in that order.
+func writeTokenViews(w *strings.Builder, rep *app.TokenReport, minTokens int) {
+	width := len(strconv.Itoa(rep.Total))
+	share := func(n int) string {
+		if rep.Total == 0 {
+			return "  0.0%"
+		}
+		return fmt.Sprintf("%5.1f%%", 100*float64(n)/float64(rep.Total))
+	}
+	if rep.Tree != nil {
+		var walk func(n *app.TokenNode, indent string)
+		walk = func(n *app.TokenNode, indent string) {
+			last := len(n.Children) - 1
+			if n.Hidden != nil {
+				last++
+			}
+			for i, c := range n.Children {
+				branch, next := "├── ", "│   "
+				if i == last {
+					branch, next = "└── ", "    "
+				}
+				fmt.Fprintf(w, "%*d  %s  %s%s%s\n", width, c.Tokens, share(c.Tokens), indent, branch, c.Name)
+				walk(c, indent+next)
+			}
+			if h := n.Hidden; h != nil {
+				fmt.Fprintf(w, "%*d  %s  %s└── (%d more, each under %d tokens)\n", width, h.Tokens, share(h.Tokens), indent, h.Entries, minTokens)
+			}
+		}
+		walk(rep.Tree, "")
+	}
+	if rep.TopFiles != nil {
+		fmt.Fprintf(w, "largest files (%d of %d):\n", len(rep.TopFiles), len(rep.Files))
+		for _, f := range rep.TopFiles {
+			fmt.Fprintf(w, "%*d  %s  %s\n", width, f.Tokens, share(f.Tokens), f.Path)
+		}
+		fmt.Fprintf(w, "largest folders (%d):\n", len(rep.TopFolders))
+		for _, f := range rep.TopFolders {
+			fmt.Fprintf(w, "%*d  %s  %s (%d files)\n", width, f.Tokens, share(f.Tokens), f.Path, f.Files)
+		}
+	}
 }

@@ -394,6 +394,15 @@ func TestTools(t *testing.T) {
 				t.Errorf("tokens text: %+v", out)
 			}
 		}},
+		{"tokens tree top", "tokens", map[string]any{"paths": []string{"src"}, "tree": true, "top": 2}, "", func(t *testing.T, res *mcp.CallToolResult) {
+			var out app.TokenReport
+			structured(t, res, &out)
+			if out.Tree == nil || out.Tree.Tokens != out.Total || len(out.TopFiles) == 0 || len(out.TopFiles) > 2 || len(out.TopFolders) == 0 {
+				t.Errorf("tokens tree top: tree %+v, top files %v, top folders %v", out.Tree, out.TopFiles, out.TopFolders)
+			}
+		}},
+		{"tokens min without tree", "tokens", map[string]any{"paths": []string{"src"}, "min_tokens": 5}, "ask for the tree too", nil},
+		{"tokens tree of text", "tokens", map[string]any{"text": "a", "tree": true}, "a text has none", nil},
 		{"tokens neither", "tokens", map[string]any{}, "paths or text", nil},
 		{"tokens both", "tokens", map[string]any{"text": "a", "paths": []string{"src"}}, "paths or text", nil},
 		{"tokens dotdot", "tokens", map[string]any{"paths": []string{".."}}, "outside the project root", nil},

@@ -135,6 +135,9 @@ type TokensIn struct {
 	Paths     []string `json:"paths,omitempty" jsonschema:"project files and directories"`
 	Text      string   `json:"text,omitempty" jsonschema:"a text, instead of paths"`
 	Tokenizer string   `json:"tokenizer,omitempty"`
+	Tree      bool     `json:"tree,omitempty" jsonschema:"also the counts as a tree of folders, each with the sum of its files"`
+	MinTokens int      `json:"min_tokens,omitempty" jsonschema:"with tree: leave out files and folders under this many tokens, summed in their folder's hidden"`
+	Top       int      `json:"top,omitempty" jsonschema:"also list this many of the largest files and of the largest folders, largest first"`
 }
 
 // IndexIn are the arguments of the index tool: none.
@@ -541,7 +544,14 @@ func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn
 	if err != nil {
 		return nil, app.TokenReport{}, err
 	}
+	shape := app.TokenShape{Tree: in.Tree, MinTokens: in.MinTokens, Top: in.Top}
+	if err := (&app.TokenReport{}).Shape(shape); err != nil {
+		return nil, app.TokenReport{}, err
+	}
 	if in.Text != "" {
+		if in.Tree || in.Top > 0 {
+			return nil, app.TokenReport{}, fmt.Errorf("tree and top show the files of paths; a text has none")
+		}
 		tok, err := p.Tokenizer(in.Tokenizer)
 		if err != nil {
 			return nil, app.TokenReport{}, s.fail(err)
@@ -557,6 +567,9 @@ func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn
 	rep, err := p.Tokens(ctx, in.Paths, in.Tokenizer)
 	if err != nil {
 		return nil, app.TokenReport{}, s.fail(err)
+	}
+	if err := rep.Shape(shape); err != nil {
+		return nil, app.TokenReport{}, err
 	}
 	return nil, *rep, nil
 }
