@@ -50,6 +50,14 @@ type Request struct {
 	// task alone asks for its artifacts.
 	Sources []string
 	Task    string
+
+	// Diff adds the work tree's changes against HEAD, staged or not, to a
+	// pack or a free-text context: one part per changed file, its unified
+	// diff. DiffBase compares with the merge base of that branch, tag or
+	// commit and HEAD instead. Log adds the Log newest commits.
+	Diff     bool
+	DiffBase string
+	Log      int
 }
 
 func (r Request) app() app.Request {
@@ -57,6 +65,7 @@ func (r Request) app() app.Request {
 		Budget: r.Budget, Tokenizer: r.Tokenizer, Format: r.Format, Depth: r.Depth,
 		Overflow: r.Overflow, Strategy: r.Strategy, Paths: r.Paths, LinkDepth: r.LinkDepth,
 		Sources: r.Sources, Task: r.Task,
+		Diff: r.Diff, DiffBase: r.DiffBase, Log: r.Log,
 	}
 }
 

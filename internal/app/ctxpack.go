@@ -91,6 +91,15 @@ type Request struct {
 	// NoCache assembles without the assembly cache (.ctxpack/cache/),
 	// neither reading nor writing it; the answer is the same either way.
 	NoCache bool
+
+	// Diff adds the work tree's changes against HEAD, staged or not, to a
+	// pack or a retrieval: one part per changed file, its unified diff.
+	// DiffBase compares with the merge base of that branch, tag or
+	// commit and HEAD instead (what a branch changed since it left it).
+	Diff     bool
+	DiffBase string
+	// Log adds the Log newest commits, one part each.
+	Log int
 }
 
 // DefaultBudget is the budget used when neither the request nor the
@@ -397,8 +406,12 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
 	o.Warnings = append(o.Warnings, SkipWarnings(o.Skipped, p.tooLargeFix())...)
 	slices.Sort(o.Warnings)
+	parts, err := p.addChanges(ctx, req, c.Parts, &o)
+	if err != nil {
+		return nil, o, err
+	}
 	p.setMetadata(req, &o)
-	return c.Parts, o, nil
+	return parts, o, nil
 }
 
 func (p *Project) includeMetadata(req Request) bool {

@@ -40,6 +40,9 @@ var idLike = regexp.MustCompile(`^[A-Za-z]+-[A-Za-z0-9_.-]+$`)
 // read from standard input.
 func (p *Project) Context(ctx context.Context, target string, req Request) (*Result, error) {
 	if len(req.Sources) > 0 || req.Task != "" {
+		if wantsChanges(req) {
+			return nil, &InputError{Field: changesFlag(req), Msg: "adds the repository's changes to a pack or a free-text retrieval, not to sources mode"}
+		}
 		if len(req.Sources) == 0 {
 			req.Sources = []string{SourceArtifacts}
 		}
@@ -57,6 +60,9 @@ func (p *Project) Context(ctx context.Context, target string, req Request) (*Res
 	}
 	switch mode {
 	case "links":
+		if wantsChanges(req) {
+			return nil, &InputError{Field: changesFlag(req), Msg: "adds the repository's changes to a pack or a free-text retrieval, not to a task's links (" + target + ")"}
+		}
 		res, _, err := p.Links(ctx, target, req)
 		return res, err
 	case "pack":

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/artifact"
@@ -153,13 +154,30 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if err != nil {
 		return nil, err
 	}
-	key := p.retrievalKey(query, root, req, r.Ranking, r.warnings)
+	var changed pack.Options // the changes' parts' state root and warnings
+	changed.StateRoot = root
+	changes, err := p.addChanges(ctx, req, nil, &changed)
+	if err != nil {
+		return nil, err
+	}
+	root = changed.StateRoot
+	for i := range changes {
+		// The diff goes to the tier of its score (the first); commits,
+		// which are history, to the last.
+		t := retrieval.TierFor(changes[i].Score, tiers)
+		if changes[i].Source == "commit" {
+			t = tiers[len(tiers)-1]
+		}
+		changes[i].Bucket = t.Name
+	}
+	key := p.retrievalKey(query, root, req, r.Ranking, append(slices.Clone(r.warnings), changed.Warnings...))
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil // never empty: an empty result is not kept
 	}
 	code, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers)
 	parts := append(retrieval.Artifacts(set, query, retrieval.BestRelevance(r.Chunks), tiers), code...)
-	warnings := append(append(r.warnings, p.Warnings...), warns...)
+	parts = append(parts, changes...)
+	warnings := append(append(append(r.warnings, p.Warnings...), warns...), changed.Warnings...)
 	if len(skipped) > 0 {
 		key = "" // the files differ from the index: do not keep this answer
 	}
@@ -167,6 +185,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	o.Policy.Buckets = retrieval.Policy(tiers).Buckets
 	o.Mode, o.Target = "retrieval", query
 	o.MetaAsTree = true
+	o.Sectioned = changed.Sectioned
 	o.StateRoot = root
 	o.Warnings = warnings
 	p.setMetadata(req, &o)

@@ -45,6 +45,9 @@ type AssembleOptions struct {
 	ToEvidence      string // --to-evidence DIR: export into a new workspace
 	NoRedact        bool   // --no-redact: secrets left in the output
 	Verbose         bool   // -v: each skipped file, not only their counts
+	Diff            bool   // --diff: the work tree's changes
+	DiffBase        string // --diff-base REF: the branch's changes since REF
+	Log             int    // --log N: the N newest commits
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -135,6 +138,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
 		NoRedact: o.NoRedact,
+		Diff:     o.Diff, DiffBase: o.DiffBase, Log: o.Log,
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)

@@ -96,6 +96,7 @@ and line span, ranked in render order, each whole.`,
 	o.addVerboseFlag(fs)
 	o.addLinkFlags(fs)
 	o.addRetrieveFlags(fs)
+	o.addChangesFlags(fs)
 	fs.StringSliceVar(&o.Sources, "sources", nil, "sources mode: search these sources (`LIST` of memories, code,\nexperiences, values, commits, artifacts)")
 	fs.StringVar(&o.Task, "task", "", "with --sources artifacts: the task `ID` whose linked artifacts to bring in")
 	fs.IntVar(&o.Limit, "limit", 0, "sources mode: at most `N` items from each source's search (default 20)")

@@ -34,6 +34,13 @@ strategy, degrade, every file is first listed by its metadata, and then the
 highest-ranked files are raised to their summary, detailed and full levels
 while the budget lasts.
 
+--diff adds the uncommitted changes (staged or not) against HEAD, and
+--diff-base REF what the branch changed since it left REF; each changed file
+is a part of its own, its unified diff, shown in a section after the files.
+--log N adds the N newest commits, one part each, in a section after that.
+They are ranked and fitted with the files: a diff scores 1, the newest
+commit 0.9, halving every 10 commits; each says in its "via" why it is there.
+
 The JSON format (--format json) carries the plan: every part with its level,
 tokens and content id, every dropped part with the budget it would need,
 the state root of the inputs and the digest of the content. The budget
@@ -42,7 +49,8 @@ agent reads; the JSON around it is for tools.`,
 		Example: `  ctxpack pack --overflow allow --format xml > repo.xml
   ctxpack pack --budget 50000 > context.txt
   ctxpack pack --budget 8000 --query "invoice rounding" --format json
-  ctxpack pack cmd/ internal/ --format xml --window 200000`,
+  ctxpack pack cmd/ internal/ --format xml --window 200000
+  ctxpack pack --budget 30000 --diff-base main --log 10`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
 			if runF != nil {
@@ -55,6 +63,7 @@ agent reads; the JSON around it is for tools.`,
 	o.addFlags(fs)
 	o.addVerboseFlag(fs)
 	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
+	o.addChangesFlags(fs)
 	o.addRecordFlags(fs, false)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd

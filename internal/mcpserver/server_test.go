@@ -252,6 +252,8 @@ func TestTools(t *testing.T) {
 		}},
 		{"context retrieval", "context", map[string]any{"target": "invoice total rounding", "budget": 2000}, "", plan("retrieval", 2000)},
 		{"context pack", "context", map[string]any{"target": "src", "budget": 1500, "depth": "summary"}, "", plan("pack", 1500)},
+		{"context diff on a task", "context", map[string]any{"target": "TASK-042", "diff": true}, "not to a task's links", nil},
+		{"context log too many", "context", map[string]any{"paths": []string{"src"}, "log": 5000}, "from 1 to 1000", nil},
 		{"context link depth", "context", map[string]any{"target": "TASK-042", "link_depth": 1, "overflow": "drop", "strategy": "greedy", "tokenizer": "cl100k_base"}, "", plan("links", app.DefaultBudget)},
 		{"context unknown artifact", "context", map[string]any{"target": "TASK-999"}, "TASK-999", nil},
 		{"context dotdot", "context", map[string]any{"target": "../.."}, "outside the project root", nil},

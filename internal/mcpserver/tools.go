@@ -37,6 +37,14 @@ type assembly struct {
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
 }
 
+// changesIn are the arguments that add the repository's changes to a
+// pack or a free-text retrieval.
+type changesIn struct {
+	Diff     bool   `json:"diff,omitempty" jsonschema:"add the work tree's changes against HEAD, staged or not: one part per changed file, its unified diff"`
+	DiffBase string `json:"diff_base,omitempty" jsonschema:"add what the branch changed since it left this branch, tag or commit, committed or not"`
+	Log      int    `json:"log,omitempty" jsonschema:"add this many of the newest commits, one part each"`
+}
+
 // ContextIn are the arguments of the context tool.
 type ContextIn struct {
 	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
@@ -47,6 +55,7 @@ type ContextIn struct {
 	Sources   []string `json:"sources,omitempty" jsonschema:"search target in these sources instead, the budget shared among them"`
 	Task      string   `json:"task,omitempty" jsonschema:"sources: the task whose linked artifacts the artifacts source brings"`
 	Limit     int      `json:"limit,omitempty" jsonschema:"sources: items per source (default 20)"`
+	changesIn
 }
 
 // PackIn are the arguments of context when it packs paths.
@@ -54,6 +63,7 @@ type PackIn struct {
 	Paths []string `json:"paths,omitempty"`
 	Query string   `json:"query,omitempty"`
 	assembly
+	changesIn
 }
 
 // SearchIn are the arguments of the search tool.
@@ -430,13 +440,14 @@ func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in Conte
 	case pack && (in.LinkDepth != 0 || in.Sources != nil || in.Task != "" || in.Limit != 0):
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: link_depth, sources, task and limit go with a target, not with paths")
 	case pack:
-		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, assembly: in.assembly})
+		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, assembly: in.assembly, changesIn: in.changesIn})
 	case strings.TrimSpace(in.Target) == "":
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: give target (a task id, a path, or free text) or paths")
 	}
 	r := s.request(in.assembly)
 	r.LinkDepth = in.LinkDepth
 	r.Sources, r.Task, r.Limit = in.Sources, in.Task, in.Limit
+	r.Diff, r.DiffBase, r.Log = in.Diff, in.DiffBase, in.Log
 	res, err := s.assemble(ctx, req.Session, in.Target, r)
 	if err != nil {
 		return nil, PlanOut{}, err
@@ -452,6 +463,7 @@ func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) 
 	}
 	r := s.request(in.assembly)
 	r.Paths, r.Query = in.Paths, in.Query
+	r.Diff, r.DiffBase, r.Log = in.Diff, in.DiffBase, in.Log
 	p, err := s.open()
 	if err != nil {
 		return nil, PlanOut{}, err
