@@ -33,7 +33,7 @@ func Message(err error) string {
 // and ctxpack itself: the prefixes of their errors. TestPackageNames
 // keeps the list in step with internal/.
 var packageNames = []string{
-	"app", "artifact", "cache", "check", "chunk", "chunkid", "ctxpack", "embed",
+	"app", "artifact", "cache", "changes", "check", "chunk", "chunkid", "ctxpack", "embed",
 	"evidence", "fakesecrets", "filelock", "files", "graph", "history", "index",
 	"lang", "lexical", "links", "pack", "project", "rank", "record", "refgraph",
 	"render", "retrieval", "retrieve", "secrets", "sources", "sqlitedb", "store",
