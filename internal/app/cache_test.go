@@ -222,6 +222,7 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"Index":   {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
 		"NoRedact": {{NoRedact: true}},
+		"Diff":     {{Diff: true}}, "DiffBase": {{DiffBase: "main"}}, "Log": {{Log: 1}},
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},

@@ -46,7 +46,13 @@ func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part
 		o.Warnings = append(o.Warnings, c.Warnings...)
 		slices.Sort(o.Warnings)
 	}
-	if len(c.Parts) == 0 && (req.Diff || req.DiffBase != "") {
+	diffs := 0
+	for _, part := range c.Parts {
+		if part.Source == "diff" {
+			diffs++
+		}
+	}
+	if diffs == 0 && (req.Diff || req.DiffBase != "") {
 		o.Warnings = append(o.Warnings, "no changes to show: the work tree has none against the base asked for (untracked files are not changes)")
 		slices.Sort(o.Warnings)
 	}
