@@ -20,12 +20,7 @@ func Recent(ctx context.Context, root string, n int) ([]Commit, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-C", root, "-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--no-color",
-		"--relative", format, "--numstat", "-z", fmt.Sprintf("--max-count=%d", n), head.SHA, "--"}
-	if head.Prefix != "" {
-		args = append(args, ".")
-	}
-	out, err := run(ctx, args)
+	out, err := run(ctx, logArgs(root, head, fmt.Sprintf("--max-count=%d", n), head.SHA))
 	if err != nil {
 		return nil, err
 	}

@@ -111,24 +111,26 @@ func Log(ctx context.Context, root, since string, head Tip) ([]Commit, error) {
 		}
 		rng = since + ".." + head.SHA
 	}
-	// --relative keeps the files under root, named from it; below the top,
-	// the pathspec also leaves out the commits that changed none of them
-	// (at the top it would leave out the empty commits, which are root's).
+	out, err := run(ctx, logArgs(root, head, rng))
+	if err != nil {
+		return nil, err
+	}
+	return Parse(out)
+}
+
+// logArgs are the arguments of the git log of rev that Log and Recent
+// read: Log's format, root's files named from root. --relative keeps the
+// files under root, named from it; below the top, the pathspec also
+// leaves out the commits that changed none of them (at the top it would
+// leave out the empty commits, which are root's).
+func logArgs(root string, head Tip, rev ...string) []string {
 	args := []string{"-C", root, "-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--no-color",
-		"--relative", format, "--numstat", "-z", rng, "--"}
+		"--relative", format, "--numstat", "-z"}
+	args = append(append(args, rev...), "--")
 	if head.Prefix != "" {
 		args = append(args, ".")
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("history: git log: %w: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return Parse(stdout.Bytes())
+	return args
 }
 
 // Parse reads the output of `git log` in Log's format. A message that
