@@ -40,7 +40,7 @@ var sectionWords = map[string]string{
 var frameWords = map[string]bool{
 	"evidence": true, "workspace": true, "ctx": true, "is": true, "for": true, "in": true,
 	"any": true, "anything": true, "else": true, "still": true, "yet": true, "show": true,
-	"list": true, "find": true, "tell": true, "give": true, "s": true,
+	"list": true, "find": true, "tell": true, "give": true, "s": true, "and": true, "or": true, "not": true,
 }
 
 // Question is a question to evidence ask, read: the sections it asks
@@ -110,7 +110,11 @@ func ParseQuestion(text string, sections []string) (Question, error) {
 		for _, s := range AskSections() {
 			if ws := asked[s]; len(ws) > 0 {
 				q.Sections = append(q.Sections, s)
-				why = append(why, fmt.Sprintf("%s (%q)", s, strings.Join(ws, `", "`)))
+				quoted := make([]string, len(ws))
+				for i, w := range ws {
+					quoted[i] = fmt.Sprintf("%q", w)
+				}
+				why = append(why, fmt.Sprintf("%s (%s)", s, strings.Join(quoted, ", ")))
 			}
 		}
 		q.Chosen = "the question's words ask for " + strings.Join(why, " and ")

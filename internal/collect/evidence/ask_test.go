@@ -1,0 +1,124 @@
+package evidence
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	workspace "github.com/ctxpack/ctxpack/internal/evidence"
+)
+
+// TestParseQuestion: the seed's questions and others, the sections their
+// words choose and their subjects, and the questions that are refused.
+func TestParseQuestion(t *testing.T) {
+	tests := []struct {
+		question string
+		sections []string
+		want     []string // sections
+		subject  string
+		err      string
+	}{
+		{question: "What evidence covers error handling?", want: []string{Coverage}, subject: "error handling"},
+		{question: "What's missing for authentication?", want: []string{Gaps}, subject: "authentication"},
+		{question: "What evidence is redundant?", want: []string{Redundancy}, subject: ""},
+		{question: "error handling", want: []string{Coverage, Gaps}, subject: "error handling"},
+		{question: "which files duplicate or overlap the retry logic, and what is lacking?", want: []string{Gaps, Redundancy}, subject: "files retry logic"},
+		{question: "what is relevant to handleError", want: []string{Coverage}, subject: "handleError"},
+		{question: "retry", sections: []string{Redundancy, Gaps}, want: []string{Gaps, Redundancy}, subject: "retry"},
+		{question: "what is redundant", sections: []string{Redundancy}, want: []string{Redundancy}},
+		{question: "", err: "the question is empty"},
+		{question: " \t\n", err: "the question is empty"},
+		{question: "what is missing?", err: "names no subject to find gaps for"},
+		{question: "what does it cover?", err: "names no subject to find coverage for"},
+		{question: "what?", err: "names no subject to find coverage and gaps for"},
+		{question: "retry", sections: []string{"everything"}, err: `section "everything" is not one of`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			q, err := ParseQuestion(tt.question, tt.sections)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(q.Sections, tt.want) || q.Subject != tt.subject || q.Chosen == "" {
+				t.Errorf("sections %v, subject %q (%s); want %v, %q", q.Sections, q.Subject, q.Chosen, tt.want, tt.subject)
+			}
+		})
+	}
+}
+
+func TestTermMatches(t *testing.T) {
+	tests := []struct {
+		term, word string
+		want       bool
+	}{
+		{"error", "error", true},
+		{"error", "errors", true},
+		{"handling", "handler", true},
+		{"handling", "handle", true},
+		{"authentication", "authenticate", true},
+		{"error", "err", false},
+		{"error", "errorf", false},
+		{"auth", "authentication", false},
+	}
+	for _, tt := range tests {
+		if got := termMatches(tt.term, tt.word); got != tt.want {
+			t.Errorf("termMatches(%q, %q) = %v, want %v", tt.term, tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestSubtract(t *testing.T) {
+	tests := []struct {
+		r    [2]int
+		held [][2]int
+		want string
+	}{
+		{[2]int{5, 15}, nil, "[[5 15]]"},
+		{[2]int{5, 15}, [][2]int{{5, 9}, {7, 14}}, "[[15 15]]"},
+		{[2]int{5, 15}, [][2]int{{10, 12}}, "[[5 9] [13 15]]"},
+		{[2]int{5, 15}, [][2]int{{5, 15}}, "[]"},
+		{[2]int{5, 15}, [][2]int{{12, 15}, {5, 6}}, "[[7 11]]"},
+	}
+	for _, tt := range tests {
+		if got := fmt.Sprint(subtract(tt.r, tt.held)); got != tt.want {
+			t.Errorf("subtract(%v, %v) = %s, want %s", tt.r, tt.held, got, tt.want)
+		}
+	}
+}
+
+// TestContent: a file evidence add wrote gives back the selected text and
+// the workspace line it starts on; a note written by hand its text.
+func TestContent(t *testing.T) {
+	e := testEnv(t, t.TempDir(), map[string]string{"src/a.go": "package a\n\nfunc A() {}\n\n// ```\nfunc B() {}\n"})
+	ws := openWS(t, e, "ctx")
+	mustWrite(t, e, ws, AddRequest{Selector: "src/a.go::3,6"})
+	mustWrite(t, e, ws, AddRequest{Selector: "-", Text: "A note.\nTwo lines."})
+	entries, _, err := ws.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := e.readWorkspace(ws, entries)
+	want := []struct {
+		text string
+		line int
+	}{
+		{"func A() {}\n\n// ```\nfunc B() {}\n", 5}, // heading, comment, blank, fence
+		{"A note.\nTwo lines.\n", 3},                // heading, blank
+	}
+	for i, f := range files {
+		text, line := content(f)
+		if text != want[i].text || line != want[i].line {
+			t.Errorf("%s: %q at line %d, want %q at %d", f.path, text, line, want[i].text, want[i].line)
+		}
+		if f.entry.Role != workspace.Evidence {
+			t.Errorf("%s: role %s", f.path, f.entry.Role)
+		}
+	}
+}
