@@ -98,7 +98,7 @@ func askWorkspace(t *testing.T) (*Project, *Workspace) {
 	mustAdd(t, p, ws, AddRequest{Selector: "src/core/errors.go::8,14"})                                          // 110
 	mustAdd(t, p, ws, AddRequest{Selector: "src/core/flow.go"})                                                  // 120
 	mustAdd(t, p, ws, AddRequest{Selector: "src/auth/login.go::5,9"})                                            // 130
-	mustAdd(t, p, ws, AddRequest{Selector: "src/auth/login.go::7,14", Kind: "login_tail"})                       // 140
+	mustAdd(t, p, ws, AddRequest{Selector: "src/auth/login.go::7,12", Kind: "login_tail"})                       // 140
 	mustAdd(t, p, ws, AddRequest{Selector: "-", Text: "Error handling happens once, at the top.", Kind: "note"}) // 150
 	mustAdd(t, p, ws, AddRequest{Selector: "src/core/flow.go", Rank: 300, Kind: "flow_copy"})                    // 300
 	mustAdd(t, p, ws, AddRequest{Selector: "src/auth/token.go", Rank: 310})                                      // 310
@@ -158,9 +158,11 @@ func TestAskEvidence(t *testing.T) {
 			name: "gaps", question: "What's missing for authentication?",
 			want: map[string][]string{
 				"sections": {"gaps"},
-				// Authenticate's chunk runs past both spans (line 15);
-				// token.go is held by the skipped file, so no gap.
-				"gaps":     {"src/auth/login.go::5,15 missing 15-15 partly 130_login_go,140_login_tail"},
+				// Authenticate's chunk (5-15) runs past both spans
+				// (5-9, 7-12): line 13 holds a term; 14 ("}") and 15
+				// (blank) hold none. token.go is held by the skipped
+				// file, so no gap.
+				"gaps":     {"src/auth/login.go::13,13 missing 13-13 partly 130_login_go,140_login_tail"},
 				"coverage": {},
 			},
 		},

@@ -99,9 +99,10 @@ type Gap struct {
 	Lines     [2]int  `json:"lines"`
 	Symbol    string  `json:"symbol,omitempty"`
 	Relevance float64 `json:"relevance"`
-	Selector  string  `json:"selector" jsonschema:"what evidence add takes to add it"`
-	// Missing are its line ranges that no workspace file's span holds;
-	// Partly the workspace files that hold the rest.
+	Selector  string  `json:"selector" jsonschema:"what evidence add takes to add what is missing: its lines when one range, else the hit"`
+	// Missing are its line ranges that no workspace file's span holds
+	// (without the lines that hold no term); Partly the workspace files
+	// that hold the rest.
 	Missing [][2]int `json:"missing" jsonschema:"its line ranges that no workspace file holds"`
 	Partly  []string `json:"partly" jsonschema:"the workspace files that hold the rest of it"`
 	// Tokens is what its section would take in prompt.mdctx, measured
@@ -358,7 +359,10 @@ func content(f *wsFile) (string, int) {
 
 // gaps is the hits whose lines no workspace file's span holds whole, each
 // with what adding it as evidence add would would cost: its section, and
-// the workspace's parts with it.
+// the workspace's parts with it. Lines that hold no term (blank lines, a
+// closing brace) are not missing: a hit whose other lines are all held is
+// no gap. A gap's selector is of the lines missing when they are one
+// range, else of the hit.
 func (e Env) gaps(ws *workspace.Workspace, entries []workspace.Entry, files []*wsFile, spans []*span, hits []Hit) []Gap {
 	out := []Gap{}
 	for r, h := range hits {
@@ -374,7 +378,17 @@ func (e Env) gaps(ws *workspace.Workspace, entries []workspace.Entry, files []*w
 		if len(missing) == 0 {
 			continue
 		}
-		sel := workspace.Selector{Path: h.Path, Unit: workspace.Lines, Start: h.StartLine, End: h.EndLine}
+		hit := workspace.Selector{Path: h.Path, Unit: workspace.Lines, Start: h.StartLine, End: h.EndLine}
+		ex, err := e.readSelector(hit)
+		if err == nil {
+			if missing = substantive(missing, ex); len(missing) == 0 {
+				continue
+			}
+		}
+		sel := hit
+		if len(missing) == 1 {
+			sel.Start, sel.End = missing[0][0], missing[0][1]
+		}
 		g := Gap{Rank: r + 1, Path: h.Path, Lines: [2]int{h.StartLine, h.EndLine}, Symbol: h.Symbol, Relevance: h.Relevance,
 			Selector: sel.String(), Missing: missing, Partly: orNone(partly)}
 		var why []string
@@ -382,13 +396,19 @@ func (e Env) gaps(ws *workspace.Workspace, entries []workspace.Entry, files []*w
 		if h.Why != "" {
 			why = append(why, h.Why)
 		}
-		if len(partly) == 0 {
+		switch {
+		case len(partly) == 0:
 			why = append(why, "no workspace file holds any of it")
-		} else {
+		case len(missing) == 1 && missing[0][0] == missing[0][1]:
+			why = append(why, fmt.Sprintf("line %d is in no workspace file (the rest is in %s)", missing[0][0], strings.Join(partly, ", ")))
+		default:
 			why = append(why, fmt.Sprintf("lines %s are in no workspace file (the rest is in %s)", rangesString(missing), strings.Join(partly, ", ")))
 		}
 		g.Why = strings.Join(why, "; ")
-		if err := e.addGap(ws, entries, files, &g, sel); err != nil {
+		if err == nil {
+			err = e.addGap(ws, entries, files, &g, sel)
+		}
+		if err != nil {
 			g.Why += "; cannot be measured: " + err.Error()
 		}
 		out = append(out, g)
@@ -396,9 +416,34 @@ func (e Env) gaps(ws *workspace.Workspace, entries []workspace.Entry, files []*w
 	return out
 }
 
-// addGap sets g's Parts and Whole: the workspace's files with the gap
-// added as evidence add would add it (the next rank of the evidence band,
-// its kind from its path), read now.
+// substantive is missing without the lines of ex (the hit's text) that
+// hold no term, trimmed from each range's ends; a range of such lines
+// alone is left out.
+func substantive(missing [][2]int, ex *Excerpt) [][2]int {
+	lines := strings.SplitAfter(ex.Text, "\n")
+	holds := func(n int) bool {
+		i := n - ex.StartLine
+		return i >= 0 && i < len(lines) && len(lexical.Terms(lines[i])) > 0
+	}
+	out := [][2]int{}
+	for _, m := range missing {
+		lo, hi := m[0], m[1]
+		for lo <= hi && !holds(lo) {
+			lo++
+		}
+		for hi >= lo && !holds(hi) {
+			hi--
+		}
+		if lo <= hi {
+			out = append(out, [2]int{lo, hi})
+		}
+	}
+	return out
+}
+
+// addGap sets g's Parts and Whole: the workspace's files with sel added
+// as evidence add would add it (the next rank of the evidence band, its
+// kind from its path), read now.
 func (e Env) addGap(ws *workspace.Workspace, entries []workspace.Entry, files []*wsFile, g *Gap, sel workspace.Selector) error {
 	ex, err := e.readSelector(sel)
 	if err != nil {
