@@ -48,10 +48,11 @@ budget, without a model; the same question gives the same answer.
 
 The question's words choose the sections: "cover", "answer", "relevant"
 ask for coverage; "missing", "lack", "gap", "need" for gaps; "redundant",
-"duplicate", "overlap", "repeat" for redundancy; a bare subject ("error
-handling") for coverage and gaps. --sections names them instead. The rest
-of the question, without such words and English stop words, is its subject:
-what the index is searched for. Nothing is written.`,
+"duplicate", "overlap", "repeat" for redundancy (not after "for", "about",
+"to", "in"…, which start the subject); a bare subject ("error handling")
+for coverage and gaps. --sections names them instead. The rest of the
+question, without such words and English stop words, is its subject: what
+the index is searched for. Nothing is written.`,
 		Example: `  ctxpack evidence ask "what evidence covers error handling?"
   ctxpack evidence ask "what is missing for authentication?" --budget 8000
   ctxpack evidence ask "what evidence is redundant?"
@@ -66,7 +67,7 @@ what the index is searched for. Nothing is written.`,
 			return askRun(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Sections, "sections", nil, "answer these `LIST` of sections, not those the question's words choose:\ncoverage, gaps, redundancy")
+	cmd.Flags().StringSliceVar(&o.Sections, "sections", nil, "answer the sections in `LIST` (coverage, gaps, redundancy), not those\nthe question's words choose")
 	cmd.Flags().IntVar(&o.Top, "top", app.DefaultAskTop, "how many of the index's best hits for the subject are weighed (`N`)")
 	o.Index.Add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.NoUpdate, "no-update", false, "use the index as it is, without bringing it up to date first")

@@ -43,6 +43,14 @@ var frameWords = map[string]bool{
 	"list": true, "find": true, "tell": true, "give": true, "s": true, "and": true, "or": true, "not": true,
 }
 
+// introWords introduce a question's subject ("missing for …", "relevant
+// to …"): after one, a word that would ask for a section is part of the
+// subject ("what is missing for near duplicate detection?").
+var introWords = map[string]bool{
+	"for": true, "about": true, "on": true, "of": true, "to": true, "in": true,
+	"regarding": true, "concerning": true, "around": true, "with": true,
+}
+
 // Question is a question to evidence ask, read: the sections it asks
 // for and its subject.
 type Question struct {
@@ -63,8 +71,10 @@ type Question struct {
 // sections to answer (names of AskSections); otherwise the question's
 // words choose them: "cover", "answer", "relevant"… ask for coverage;
 // "missing", "lack", "gap", "need"… for gaps; "redundant", "duplicate",
-// "overlap", "repeat"… for redundancy; a question with none of them (a
-// bare subject: "error handling") for coverage and gaps. Coverage and
+// "overlap", "repeat"… for redundancy, unless they come after a word that
+// introduces the subject (introWords: "missing for near duplicate
+// detection" asks for gaps); a question with none of them (a bare
+// subject: "error handling") for coverage and gaps. Coverage and
 // gaps need a subject; redundancy is of the whole workspace and needs
 // none.
 func ParseQuestion(text string, sections []string) (Question, error) {
@@ -74,9 +84,14 @@ func ParseQuestion(text string, sections []string) (Question, error) {
 	}
 	asked := map[string][]string{} // section → the words that asked for it
 	var subject []string
+	intro := false
 	words.Each(text, func(w string) {
 		lw := strings.ToLower(w)
-		if s, ok := sectionWords[lw]; ok {
+		if introWords[lw] {
+			intro = true
+			return
+		}
+		if s, ok := sectionWords[lw]; ok && !intro {
 			if !slices.Contains(asked[s], lw) {
 				asked[s] = append(asked[s], lw)
 			}
