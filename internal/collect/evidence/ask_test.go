@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,5 +124,67 @@ func TestContent(t *testing.T) {
 		if f.entry.Role != workspace.Evidence {
 			t.Errorf("%s: role %s", f.path, f.entry.Role)
 		}
+	}
+}
+
+// TestRedundancy: each way one evidence file covers another, the larger
+// kept; a skipped copy is not weighed; spans that share lines overlap.
+func TestRedundancy(t *testing.T) {
+	long := "Retries back off exponentially, starting at one second and doubling up to a minute, with jitter."
+	e := testEnv(t, t.TempDir(), map[string]string{"src/a.go": numbered("a", 30), "src/b.go": numbered("b", 10)})
+	ws := openWS(t, e, "ctx")
+	for _, ar := range []AddRequest{
+		{Selector: "src/a.go::1,20"},                                                           // 100
+		{Selector: "src/a.go::5,10", Kind: "inner"},                                            // 110: within 100
+		{Selector: "src/a.go::15,30", Kind: "tail"},                                            // 120: overlaps 100
+		{Selector: "src/b.go"},                                                                 // 130
+		{Selector: "src/b.go", Kind: "copy"},                                                   // 140: same span as 130
+		{Selector: "-", Text: long, Kind: "policy"},                                            // 150
+		{Selector: "-", Text: "starting at one second and doubling", Kind: "part"},             // 160: within 150's text
+		{Selector: "-", Text: strings.Replace(long, "a minute,", "a minute", 1), Kind: "near"}, // 170: similar to 150, shorter
+		{Selector: "src/a.go::5,10", Kind: "off", Rank: 300},                                   // skipped below
+	} {
+		mustWrite(t, e, ws, ar)
+	}
+	entries, _, err := ws.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := workspace.Find(entries, "300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.SetState(off, workspace.Skipped); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseQuestion("what is redundant?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.Ask(context.Background(), ws, q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range rep.Redundant {
+		got = append(got, fmt.Sprintf("%s by %s %s", d.ID, d.By, d.How))
+		if d.Why == "" {
+			t.Errorf("%s: no reason", d.ID)
+		}
+	}
+	want := []string{
+		"110_inner by 100_a_go within-span",
+		"140_copy by 130_b_go same-text",
+		"160_part by 150_policy text-within",
+		"170_near by 150_policy similar",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("redundant:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(rep.Overlaps) != 1 || rep.Overlaps[0].Entry != "120_tail" || rep.Overlaps[0].Other != "100_a_go" || rep.Overlaps[0].Lines != [2]int{15, 20} {
+		t.Errorf("overlaps: %+v", rep.Overlaps)
+	}
+	if rep.Redundant[3].Similarity < SimilarThreshold || rep.Redundant[3].Similarity >= 1 {
+		t.Errorf("similar: similarity %v", rep.Redundant[3].Similarity)
 	}
 }
