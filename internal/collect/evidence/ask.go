@@ -158,6 +158,7 @@ const (
 type span struct {
 	path   string
 	lo, hi int
+	stale  bool // the text there is not what the file was made from
 }
 
 // Ask answers a question about the workspace from its files and the
@@ -189,7 +190,7 @@ func (e Env) Ask(ctx context.Context, ws *workspace.Workspace, q Question, top i
 			continue
 		}
 		if ex, err := e.source(f); err == nil && ex != nil {
-			spans[i] = &span{path: f.sel.Path, lo: ex.StartLine, hi: ex.EndLine}
+			spans[i] = &span{path: f.sel.Path, lo: ex.StartLine, hi: ex.EndLine, stale: f.prov != nil && f.entry.State != workspace.Linked && f.prov.CID != ex.CID}
 		}
 	}
 	var hits []Hit
@@ -261,6 +262,9 @@ func coverage(ws *workspace.Workspace, files []*wsFile, spans []*span, hits []Hi
 			why = append(why, fmt.Sprintf("holds %d of the subject's %d terms: %s", len(cv.Terms), len(q.Terms), strings.Join(at, ", ")))
 		} else {
 			why = append(why, "holds none of the subject's terms")
+		}
+		if s := spans[i]; s != nil && s.stale {
+			why = append(why, "stale: its source span has changed since it was added (evidence stale), so its lines are the span's now")
 		}
 		cv.Why = strings.Join(why, "; ")
 		out = append(out, cv)

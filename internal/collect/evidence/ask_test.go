@@ -3,6 +3,7 @@ package evidence
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -186,5 +187,31 @@ func TestRedundancy(t *testing.T) {
 	}
 	if rep.Redundant[3].Similarity < SimilarThreshold || rep.Redundant[3].Similarity >= 1 {
 		t.Errorf("similar: similarity %v", rep.Redundant[3].Similarity)
+	}
+}
+
+// TestCoverageStale: evidence whose source span changed since it was
+// added says so in its reason.
+func TestCoverageStale(t *testing.T) {
+	dir := t.TempDir()
+	e := testEnv(t, dir, map[string]string{"src/retry.go": "package retry\n\n// Backoff doubles the wait.\nfunc Backoff(n int) int { return 2 * n }\n"})
+	e.Search = searchFor(map[string][]Hit{"retry backoff": {{Path: "src/retry.go", StartLine: 3, EndLine: 4, Relevance: 0.5}}})
+	ws := openWS(t, e, "ctx")
+	mustWrite(t, e, ws, AddRequest{Selector: "src/retry.go::3,4"})
+	q, err := ParseQuestion("what covers retry backoff", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []bool{false, true} {
+		if edit {
+			writeFile(t, filepath.Join(dir, "src", "retry.go"), "package retry\n\n// Backoff triples the wait.\nfunc Backoff(n int) int { return 3 * n }\n")
+		}
+		rep, err := e.Ask(context.Background(), ws, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Coverage) != 1 || strings.Contains(rep.Coverage[0].Why, "stale") != edit {
+			t.Errorf("edited %v: %+v", edit, rep.Coverage)
+		}
 	}
 }
