@@ -597,7 +597,7 @@ var kinds = []string{SameText, SameSpan, WithinSpan, TextWithin, Similar}
 // why.
 func covers(k, c *candidate) (int, float64, string) {
 	kid := k.f.entry.ID()
-	if c.norm == k.norm {
+	if c.norm == k.norm && c.norm != "" { // empty texts are no copies of each other, as in the engine's dedup
 		return 0, 1, fmt.Sprintf("holds the same text as %s", kid)
 	}
 	if sk, sc := k.span, c.span; sk != nil && sc != nil && sk.path == sc.path {
@@ -611,7 +611,7 @@ func covers(k, c *candidate) (int, float64, string) {
 	if c.norm != "" && strings.Contains(k.norm, c.norm) {
 		return 3, 0, fmt.Sprintf("its text appears whole in %s", kid)
 	}
-	if c.runes <= maxSimilarRunes && k.runes <= maxSimilarRunes {
+	if c.runes > 0 && k.runes > 0 && c.runes <= maxSimilarRunes && k.runes <= maxSimilarRunes {
 		if c.sim == nil {
 			t := textsim.Prepare(c.norm)
 			c.sim = &t

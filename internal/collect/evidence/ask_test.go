@@ -215,3 +215,24 @@ func TestCoverageStale(t *testing.T) {
 		}
 	}
 }
+
+// TestRedundancyEmpty: evidence of empty files is not redundant beside
+// each other (as the engine's dedup keeps empty files), unless the spans
+// say so.
+func TestRedundancyEmpty(t *testing.T) {
+	e := testEnv(t, t.TempDir(), map[string]string{"src/a.txt": "", "src/b.txt": ""})
+	ws := openWS(t, e, "ctx")
+	mustWrite(t, e, ws, AddRequest{Selector: "src/a.txt"})
+	mustWrite(t, e, ws, AddRequest{Selector: "src/b.txt"})
+	q, err := ParseQuestion("what is redundant", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := e.Ask(context.Background(), ws, q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Redundant) != 0 {
+		t.Errorf("empty files redundant: %+v", rep.Redundant)
+	}
+}
