@@ -528,6 +528,11 @@ type candidate struct {
 	norm  string // its content, normalized (textsim.Normalize)
 	runes int
 	sim   *textsim.Text
+	// hist counts its runes by their value mod 256: one edit changes at
+	// most two counts by one, so two texts whose counts differ by more
+	// than twice the edits SimilarThreshold allows are not alike, which
+	// rules out most pairs without following the edit distance.
+	hist [256]int32
 }
 
 // redundancy finds the evidence files, of those assembled (active and
@@ -544,7 +549,12 @@ func redundancy(ws *workspace.Workspace, files []*wsFile, spans []*span) ([]Redu
 		}
 		text, _ := content(f)
 		norm := textsim.Normalize(text)
-		cands = append(cands, &candidate{f: f, order: i, span: spans[i], norm: norm, runes: len([]rune(norm))})
+		c := &candidate{f: f, order: i, span: spans[i], norm: norm}
+		for _, r := range norm {
+			c.hist[uint32(r)%256]++
+			c.runes++
+		}
+		cands = append(cands, c)
 	}
 	bySize := slices.Clone(cands)
 	slices.SortFunc(bySize, func(a, b *candidate) int {
@@ -590,6 +600,23 @@ func redundancy(ws *workspace.Workspace, files []*wsFile, spans []*span) ([]Redu
 	return red, over
 }
 
+// mayBeAlike reports whether a and b may be SimilarThreshold alike: false
+// only when their rune counts (hist) differ by more than two per edit the
+// threshold allows.
+func mayBeAlike(a, b *candidate) bool {
+	n := max(a.runes, b.runes)
+	edits := int(math.Ceil((1-SimilarThreshold)*float64(n))) + 1 // at least textsim's bound
+	l1 := 0
+	for i := range a.hist {
+		d := int(a.hist[i] - b.hist[i])
+		if d < 0 {
+			d = -d
+		}
+		l1 += d
+	}
+	return l1 <= 2*edits
+}
+
 var kinds = []string{SameText, SameSpan, WithinSpan, TextWithin, Similar}
 
 // covers says whether k's content covers c's, and how: the index in kinds
@@ -611,7 +638,7 @@ func covers(k, c *candidate) (int, float64, string) {
 	if c.norm != "" && strings.Contains(k.norm, c.norm) {
 		return 3, 0, fmt.Sprintf("its text appears whole in %s", kid)
 	}
-	if c.runes > 0 && k.runes > 0 && c.runes <= maxSimilarRunes && k.runes <= maxSimilarRunes {
+	if c.runes > 0 && k.runes > 0 && c.runes <= maxSimilarRunes && k.runes <= maxSimilarRunes && mayBeAlike(c, k) {
 		if c.sim == nil {
 			t := textsim.Prepare(c.norm)
 			c.sim = &t

@@ -3,12 +3,14 @@ package evidence
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	workspace "github.com/ctxpack/ctxpack/internal/evidence"
+	"github.com/ctxpack/ctxpack/internal/textsim"
 )
 
 // TestParseQuestion: the seed's questions and others, the sections their
@@ -234,5 +236,57 @@ func TestRedundancyEmpty(t *testing.T) {
 	}
 	if len(rep.Redundant) != 0 {
 		t.Errorf("empty files redundant: %+v", rep.Redundant)
+	}
+}
+
+// TestMayBeAlikeSound: the rune-count filter never rules out a pair that
+// textsim finds SimilarThreshold alike: random texts, each edited a few
+// times (substitutions, insertions, deletions), from none to past the
+// threshold.
+func TestMayBeAlikeSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune("abcdefghij é世\u0100\u0200")
+	cand := func(s string) *candidate {
+		c := &candidate{norm: textsim.Normalize(s)}
+		for _, r := range c.norm {
+			c.hist[uint32(r)%256]++
+			c.runes++
+		}
+		return c
+	}
+	alike, ruled := 0, 0
+	for range 3000 {
+		a := make([]rune, 1+rng.IntN(120))
+		for i := range a {
+			a[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		b := slices.Clone(a)
+		for range rng.IntN(1 + len(a)/5) {
+			i := rng.IntN(len(b) + 1)
+			r := alphabet[rng.IntN(len(alphabet))]
+			switch op := rng.IntN(3); {
+			case op == 0 && i < len(b):
+				b[i] = r
+			case op == 1:
+				b = slices.Insert(b, i, r)
+			case i < len(b):
+				b = slices.Delete(b, i, i+1)
+			}
+		}
+		ca, cb := cand(string(a)), cand(string(b))
+		_, ok := textsim.Prepare(ca.norm).AtLeast(textsim.Prepare(cb.norm), SimilarThreshold)
+		may := mayBeAlike(ca, cb)
+		if ok && !may {
+			t.Fatalf("%q and %q are alike, but the filter rules them out", ca.norm, cb.norm)
+		}
+		if ok {
+			alike++
+		}
+		if !may {
+			ruled++
+		}
+	}
+	if alike == 0 || ruled == 0 {
+		t.Errorf("%d pairs alike, %d ruled out: the test tries neither kind", alike, ruled)
 	}
 }
