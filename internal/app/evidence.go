@@ -74,6 +74,17 @@ type (
 	DepRef  = evmode.DepRef
 	// ExportReport is what an export into a workspace wrote.
 	ExportReport = evmode.ExportReport
+	// AskReport is evidence ask's answer: Covering an evidence file that
+	// answers the question, Gap a hit of the index that no evidence
+	// holds, Redundant evidence that another covers, Overlap two files
+	// that share lines.
+	AskReport = evmode.AskReport
+	Covering  = evmode.Covering
+	CoverHit  = evmode.CoverHit
+	TermAt    = evmode.TermAt
+	Gap       = evmode.Gap
+	Redundant = evmode.Redundant
+	Overlap   = evmode.Overlap
 )
 
 // Workspace opens the workspace in dir (relative to the project's working
@@ -98,7 +109,7 @@ func (p *Project) evidenceEnv(idx IndexOptions) evmode.Env {
 			}
 			hits := make([]evmode.Hit, len(chunks))
 			for i, c := range chunks {
-				hits[i] = evmode.Hit{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Relevance: c.Relevance}
+				hits[i] = evmode.Hit{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Relevance: c.Relevance, Symbol: c.Symbol, Why: c.Why()}
 			}
 			return hits, warnings, nil
 		},

@@ -23,7 +23,10 @@ type EvidenceIn struct {
 	Action string `json:"action"`
 	ID     string `json:"id,omitempty" jsonschema:"a file's name, id (100_app_py) or rank"`
 	evidenceAssembly
-	IncludePrompt bool `json:"include_prompt,omitempty" jsonschema:"give prompt.mdctx as the text"`
+	IncludePrompt bool     `json:"include_prompt,omitempty" jsonschema:"give prompt.mdctx as the text"`
+	Question      string   `json:"question,omitempty"`
+	Sections      []string `json:"sections,omitempty" jsonschema:"default: the question's words choose"`
+	Top           int      `json:"top,omitempty"`
 }
 
 // EvidenceEditIn are the arguments of the evidence_edit tool: those of
@@ -116,6 +119,17 @@ type EvidenceFocusIn struct {
 	Top   int    `json:"top,omitempty"`
 }
 
+// EvidenceAskIn are the arguments of evidence ask.
+type EvidenceAskIn struct {
+	WorkspaceIn
+	Question  string   `json:"question"`
+	Sections  []string `json:"sections,omitempty"`
+	Top       int      `json:"top,omitempty"`
+	Budget    int      `json:"budget,omitempty"`
+	Window    int      `json:"window,omitempty"`
+	Tokenizer string   `json:"tokenizer,omitempty"`
+}
+
 // EvidenceDepsIn are the arguments of evidence deps.
 type EvidenceDepsIn struct {
 	WorkspaceIn
@@ -182,6 +196,7 @@ type (
 	EvidenceFocusOut = app.FocusReport
 	EvidenceStaleOut = app.StaleReport
 	EvidenceDepsOut  = app.Deps
+	EvidenceAskOut   = app.AskReport
 )
 
 // EvidenceAssembleOut is the result of evidence_edit assemble.
@@ -193,8 +208,8 @@ type EvidenceAssembleOut struct {
 
 // addEvidenceReadTools adds the evidence tool, which reads a workspace.
 func (s *Server) addEvidenceReadTools() {
-	addActions[EvidenceIn](s, "evidence", "Read the evidence workspace ctx/: hand-picked, ranked system, user and evidence files (ctx names another folder). action: plan [budget | window, tokenizer, overflow, depth, flow_id, include_prompt]: what assembling it gives, writing nothing; the structured result is ctxplan.json: each file with rank, role, tokens, status and why, the totals and ctx_digest. stale: the evidence whose source changed since it was added. deps id: what references what between that file and the others.", readTool,
-		newActions("evidence").add("plan", op(s.evidencePlan)).add("stale", op(s.evidenceStale)).add("deps", op(s.evidenceDeps)), s.evidenceArgs)
+	addActions[EvidenceIn](s, "evidence", "Read the evidence workspace ctx/: hand-picked, ranked system, user and evidence files (ctx names another folder). action: plan [budget | window, tokenizer, overflow, depth, flow_id, include_prompt]: what assembling it gives, writing nothing; the structured result is ctxplan.json: each file with rank, role, tokens, status and why, the totals and ctx_digest. stale: the evidence whose source changed since it was added. deps id: what references what between that file and the others. ask question [sections, top, budget…]: which evidence covers it, what the index ranks high that none holds (gaps, with tokens), what is redundant; each with why.", readTool,
+		newActions("evidence").add("plan", op(s.evidencePlan)).add("stale", op(s.evidenceStale)).add("deps", op(s.evidenceDeps)).add("ask", op(s.evidenceAsk)), s.evidenceArgs)
 }
 
 // addEvidenceWriteTools adds the evidence_edit tool, which changes a
@@ -228,8 +243,10 @@ func (s *Server) evidenceArgs(name string, p *jsonschema.Schema) bool {
 		p.Minimum, p.Maximum = ptr(1.0), ptr(float64(maxK))
 	case "window":
 		p.Minimum, p.Maximum = ptr(0.0), ptr(float64(s.o.MaxBudget))
-	case "selector":
+	case "selector", "question":
 		p.MinLength = ptr(1)
+	case "sections":
+		p.Items.Enum = enum(app.AskSections())
 	default:
 		return false
 	}
@@ -361,6 +378,21 @@ func (s *Server) evidenceDeps(ctx context.Context, _ *mcp.CallToolRequest, in Ev
 	}
 	d.Warnings = orEmpty(d.Warnings)
 	return nil, *d, nil
+}
+
+func (s *Server) evidenceAsk(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAskIn) (*mcp.CallToolResult, EvidenceAskOut, error) {
+	s.evidence.RLock()
+	defer s.evidence.RUnlock()
+	p, ws, err := s.workspace(in.Ctx, true)
+	if err != nil {
+		return nil, EvidenceAskOut{}, err
+	}
+	req := s.evidenceRequest(evidenceAssembly{Budget: in.Budget, Window: in.Window, Tokenizer: in.Tokenizer})
+	rep, err := p.AskEvidence(ctx, ws, app.AskRequest{Question: in.Question, Sections: in.Sections, Top: in.Top}, req)
+	if err != nil {
+		return nil, EvidenceAskOut{}, s.evidenceError(err)
+	}
+	return nil, *rep, nil
 }
 
 func (s *Server) evidenceAdd(ctx context.Context, _ *mcp.CallToolRequest, in EvidenceAddIn) (*mcp.CallToolResult, EvidenceAddOut, error) {

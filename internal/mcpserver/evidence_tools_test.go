@@ -479,3 +479,85 @@ func TestEvidenceConcurrentAdd(t *testing.T) {
 		ranks[o.Rank] = o.Path
 	}
 }
+
+// TestEvidenceAsk: evidence ask answers over MCP what the facade answers
+// (the CLI's json shows the same report): coverage with the plan's
+// statuses, gaps with their tokens, redundancy; its bad input is a tool
+// error that says what to do, and a read-only server builds no index.
+func TestEvidenceAsk(t *testing.T) {
+	dir := testProject(t)
+	_, cs := connect(t, Options{Dir: dir})
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "what covers currency conversion?"}, "ctx: no such workspace", "evidence_edit add")
+	mustCall(t, cs, "evidence_add", map[string]any{"selector": "src/billing/currency/convert.py"}, nil)
+	mustCall(t, cs, "evidence_add", map[string]any{"selector": "src/billing/currency/convert.py::7,9", "kind": "convert_fn"}, nil)
+
+	ctx := context.Background()
+	p, err := app.Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := p.Workspace("ctx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct {
+		question string
+		sections []string
+		check    func(app.AskReport) bool
+	}{
+		{"what evidence covers currency conversion?", nil, func(r app.AskReport) bool {
+			return slices.Equal(r.Sections, []string{"coverage"}) && len(r.Coverage) == 2 && r.Coverage[0].ID == "100_convert_py" && r.Coverage[0].Status == "active" && r.Coverage[0].Tokens > 0
+		}},
+		{"what is missing for the invoice total?", nil, func(r app.AskReport) bool {
+			return slices.Equal(r.Sections, []string{"gaps"}) && len(r.Gaps) > 0 && r.Gaps[0].Path == "src/billing/invoice/generator.py" && r.Gaps[0].Tokens > 0 && r.Gaps[0].Fits
+		}},
+		{"what evidence is redundant?", nil, func(r app.AskReport) bool {
+			return len(r.Redundant) == 1 && r.Redundant[0].ID == "110_convert_fn" && r.Redundant[0].By == "100_convert_py" && r.Redundant[0].How == "within-span" && r.Redundant[0].Saves > 0
+		}},
+		{"invoice", []string{"redundancy", "gaps"}, func(r app.AskReport) bool {
+			return slices.Equal(r.Sections, []string{"gaps", "redundancy"}) && len(r.Coverage) == 0
+		}},
+	} {
+		args := map[string]any{"question": q.question, "budget": 4000}
+		if q.sections != nil {
+			args["sections"] = q.sections
+		}
+		var got app.AskReport
+		mustCall(t, cs, "evidence_ask", args, &got)
+		if !q.check(got) {
+			t.Errorf("evidence_ask %q: %+v", q.question, got)
+		}
+		want, err := p.AskEvidence(ctx, ws, app.AskRequest{Question: q.question, Sections: q.sections}, app.Request{Budget: 4000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(want)
+		if string(a) != string(b) {
+			t.Errorf("evidence_ask %q over MCP:\n%s\nthe facade's:\n%s", q.question, a, b)
+		}
+	}
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "what is missing?"}, "names no subject")
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "   "}, "the question is empty")
+	toolError(t, cs, "evidence_ask", map[string]any{"question": ""}, "question")
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "x", "sections": []string{"all"}}, "sections")
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "x", "ctx": "../outside"}, "outside the project root")
+	toolError(t, cs, "evidence_ask", map[string]any{"question": "x", "id": "100"}, "evidence ask takes no id")
+
+	// Read-only, without an index: coverage and gaps say so and build
+	// none; redundancy needs no index.
+	if err := os.RemoveAll(filepath.Join(dir, ".ctxpack")); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, dir)
+	_, ro := connect(t, Options{Dir: dir, ReadOnly: true})
+	toolError(t, ro, "evidence_ask", map[string]any{"question": "what covers currency conversion?"}, "run 'ctxpack index'")
+	var red app.AskReport
+	mustCall(t, ro, "evidence_ask", map[string]any{"question": "what is redundant?"}, &red)
+	if len(red.Redundant) != 1 {
+		t.Errorf("read-only evidence_ask redundancy: %+v", red)
+	}
+	if after := tree(t, dir); !maps.Equal(before, after) {
+		t.Errorf("the read-only evidence_ask changed the project:\n%s", treeDiff(before, after))
+	}
+}

@@ -135,7 +135,7 @@ func opParams(name string, args any) (*mcp.CallToolParams, error) {
 		"memory_add": {"store_edit", "add"}, "experience_add": {"store_edit", "add"}, "value_add": {"store_edit", "add"},
 		"memory_rm": {"store_edit", "remove"}, "experience_rm": {"store_edit", "remove"}, "value_rm": {"store_edit", "remove"},
 	}
-	for _, a := range []string{"plan", "stale", "deps"} {
+	for _, a := range []string{"plan", "stale", "deps", "ask"} {
 		ops["evidence_"+a] = [2]string{"evidence", a}
 	}
 	for _, a := range []string{"add", "toggle", "rank", "rebase", "remove", "focus", "assemble"} {

@@ -62,6 +62,7 @@ func NewCmdEvidence(f *cmdutil.Factory) *cobra.Command {
   ctxpack evidence toggle off 300-399
   ctxpack evidence rank 110_assemble_go 105
   ctxpack evidence focus "overflow strategies"
+  ctxpack evidence ask "what is missing for overflow strategies?"
   ctxpack evidence assemble --budget 8000
   eval "$(ctxpack evidence env)"; grep -n func "$e1"`,
 		Args: cmdutil.NoArgs,
@@ -71,7 +72,7 @@ func NewCmdEvidence(f *cmdutil.Factory) *cobra.Command {
 	cmd.AddCommand(
 		NewCmdAdd(f, nil), NewCmdStatus(f, nil), NewCmdPlan(f, nil), NewCmdBudget(f, nil),
 		NewCmdToggle(f, nil), NewCmdRank(f, nil), NewCmdRebase(f, nil), NewCmdRemove(f, nil),
-		NewCmdFocus(f, nil), NewCmdDeps(f, nil), NewCmdStale(f, nil), NewCmdEnv(f, nil),
+		NewCmdFocus(f, nil), NewCmdDeps(f, nil), NewCmdStale(f, nil), NewCmdAsk(f, nil), NewCmdEnv(f, nil),
 		NewCmdAssemble(f, nil),
 	)
 	return cmd

@@ -108,3 +108,16 @@ func TestNewCmdWorkspaceCommands(t *testing.T) {
 		{Name: "rebase", Args: "evidence rebase", Want: RebaseOptions{WorkspaceOptions: ctxDir}},
 	}, NewCmdRebase, underEvidence)
 }
+
+func TestNewCmdAsk(t *testing.T) {
+	clitest.RunCases(t, []clitest.Case[AskOptions]{
+		{Name: "question", Args: "evidence ask what is missing for authentication?", Want: AskOptions{WorkspaceOptions: ctxDir, Question: "what is missing for authentication?", Top: app.DefaultAskTop, Index: defaultIndex}},
+		{
+			Name:    "flags",
+			Args:    "evidence ask retry --sections gaps,redundancy --top 5 --no-update --ctx c --budget 900 --format json",
+			Want:    AskOptions{WorkspaceOptions: ws("c"), Question: "retry", Sections: []string{"gaps", "redundancy"}, Top: 5, NoUpdate: true, Index: defaultIndex},
+			Globals: cmdutil.Globals{Budget: 900, Format: "json"},
+		},
+		{Name: "no question", Args: "evidence ask", WantErr: "evidence ask: missing QUESTION"},
+	}, NewCmdAsk, underEvidence)
+}

@@ -78,13 +78,18 @@ func (e Env) Collect(ctx context.Context, ws *workspace.Workspace, flowID string
 		return nil, err
 	}
 	files, warns := e.readWorkspace(ws, entries)
+	return newCollection(ws, flowID, entries, files, append(warnings, warns...)), nil
+}
+
+// newCollection is the collection of the workspace's files, read.
+func newCollection(ws *workspace.Workspace, flowID string, entries []workspace.Entry, files []*wsFile, warnings []string) *Collection {
 	parts, plan, inputs := evidenceParts(files)
 	return &Collection{
 		Entries: entries, Parts: parts,
 		Workspace: render.EvidenceWorkspace{FlowID: flowID, OrderRule: OrderRule, Files: plan},
-		StateRoot: project.StateRoot(inputs), Warnings: append(warnings, warns...),
+		StateRoot: project.StateRoot(inputs), Warnings: warnings,
 		target: ws.Shown,
-	}, nil
+	}
 }
 
 // Options sets on o what evidence mode asks of the engine: the mdctx

@@ -1,7 +1,7 @@
 // Package evidence is evidence mode's collector, and the commands that
 // read and change an evidence workspace (a ctx/ folder of ranked role
-// files, package internal/evidence): add, assemble, stale, focus, deps
-// and export.
+// files, package internal/evidence): add, assemble, stale, focus, deps,
+// ask and export.
 //
 // # Collector
 //
@@ -19,11 +19,20 @@
 // runs pack.Assemble and renders ctxplan.json from the engine's plan with
 // render.CtxPlan.
 //
+// # Ask
+//
+// ParseQuestion reads a question to evidence ask: the sections its words
+// ask for (coverage, gaps, redundancy) and its subject. Env.Ask answers
+// them from the workspace and the index's hits for the subject, and
+// returns the workspace as a Collection and, for each gap, the parts with
+// the gap added as add would add it: the caller runs the engine on them
+// to fill what the plan says (statuses, tokens, totals, fit).
+//
 // # The project
 //
 // Env is what the package reads of the project: its root and files (an
 // fs.FS), the file size limit, and two functions for the repository
-// index, Search (focus) and Index (deps), which the caller supplies. The
+// index, Search (focus, ask) and Index (deps), which the caller supplies. The
 // package imports neither the facade nor another collector. A selector
 // or a link that leads outside Env.Root is refused; paths in results,
 // plans and messages are slash paths relative to the root, never

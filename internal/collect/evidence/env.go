@@ -21,7 +21,7 @@ type Env struct {
 	// means project.DefaultMaxFileBytes.
 	MaxFileBytes int64
 	// Search returns the k best chunks of the repository index for a
-	// free-text query, best first, and warnings (focus).
+	// free-text query, best first, and warnings (focus, ask).
 	Search func(ctx context.Context, query string, k int) ([]Hit, []string, error)
 	// Index opens the repository index, brought up to date as the
 	// caller asked, and returns warnings (deps). The command closes it
@@ -33,7 +33,9 @@ type Env struct {
 type Hit struct {
 	Path               string
 	StartLine, EndLine int     // 1-based, inclusive
-	Relevance          float64 // shown in focus's reasons
+	Relevance          float64 // shown in focus's and ask's reasons
+	Symbol             string  // what the chunk defines, if anything
+	Why                string  // why the index ranked it (ask's reasons)
 }
 
 // Index is what deps reads of the repository index: the chunks of a file
