@@ -40,9 +40,9 @@ type assembly struct {
 // changesIn are the arguments that add the repository's changes to a
 // pack or a free-text retrieval.
 type changesIn struct {
-	Diff     bool   `json:"diff,omitempty" jsonschema:"add the work tree's changes against HEAD, staged or not: one part per changed file, its unified diff"`
-	DiffBase string `json:"diff_base,omitempty" jsonschema:"add what the branch changed since it left this branch, tag or commit, committed or not"`
-	Log      int    `json:"log,omitempty" jsonschema:"add this many of the newest commits, one part each"`
+	Diff     bool   `json:"diff,omitempty" jsonschema:"add uncommitted changes, a diff part per file"`
+	DiffBase string `json:"diff_base,omitempty" jsonschema:"add changes since this ref's merge base"`
+	Log      int    `json:"log,omitempty" jsonschema:"add this many newest commits"`
 }
 
 // ContextIn are the arguments of the context tool.
@@ -145,9 +145,9 @@ type TokensIn struct {
 	Paths     []string `json:"paths,omitempty" jsonschema:"project files and directories"`
 	Text      string   `json:"text,omitempty" jsonschema:"a text, instead of paths"`
 	Tokenizer string   `json:"tokenizer,omitempty"`
-	Tree      bool     `json:"tree,omitempty" jsonschema:"also the counts as a tree of folders, each with the sum of its files"`
-	MinTokens int      `json:"min_tokens,omitempty" jsonschema:"with tree: leave out files and folders under this many tokens, summed in their folder's hidden"`
-	Top       int      `json:"top,omitempty" jsonschema:"also list this many of the largest files and of the largest folders, largest first"`
+	Tree      bool     `json:"tree,omitempty" jsonschema:"add a folder tree of sums"`
+	MinTokens int      `json:"min_tokens,omitempty" jsonschema:"tree: hide entries under this"`
+	Top       int      `json:"top,omitempty" jsonschema:"add the largest files and folders"`
 }
 
 // IndexIn are the arguments of the index tool: none.
