@@ -222,10 +222,13 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"Index":   {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
 		"NoRedact": {{NoRedact: true}},
+		"Include":  {{Include: []string{"*.go"}}}, "Exclude": {{Exclude: []string{"*.go"}}},
+		"Files": {{Files: []string{"a"}}}, "IncludeGenerated": {{IncludeGenerated: true}},
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
-		"Index": {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
+		"FilesFrom": {{FilesFrom: "standard input"}}, // a name for messages
+		"Index":     {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}
 	rt := reflect.TypeFor[Request]()
 	for i := range rt.NumField() {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +27,11 @@ type AssembleOptions struct {
 	Target          string   // context, verify, budget: TARGET (- reads the query from standard input)
 	Paths           []string // pack: PATH...
 	Query           string   // pack --query
+	Include         []string // pack --include
+	Exclude         []string // pack --exclude
+	FilesFrom       string   // pack --files-from FILE (- reads standard input)
+	Null            bool     // pack -0: the list is NUL-separated
+	IncludeGen      bool     // pack --include-generated
 	Strategy        string
 	Overflow        string
 	Depth           string
@@ -135,6 +142,15 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
 		NoRedact: o.NoRedact,
+		Include:  o.Include, Exclude: o.Exclude, IncludeGenerated: o.IncludeGen,
+	}
+	if o.Null && o.FilesFrom == "" {
+		return req, cmdutil.Usagef("-0/--null says how --files-from's list is separated; give --files-from too")
+	}
+	if o.FilesFrom != "" {
+		if err := o.readFileList(&req); err != nil {
+			return req, err
+		}
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)
@@ -183,6 +199,37 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 	}
 	res, err := p.Context(ctx, target, req)
 	return res, p, err // a *app.SourceError or *app.TargetError is a usage error (cmdutil.IsUsage)
+}
+
+// readFileList reads --files-from's list into req: from standard input
+// for "-", else from the file (relative to -C or the working directory).
+func (o *AssembleOptions) readFileList(req *app.Request) error {
+	var data []byte
+	if o.FilesFrom == "-" {
+		s, err := o.IO.ReadStdin("pack", "file list")
+		if err != nil {
+			return err
+		}
+		data, req.FilesFrom = []byte(s), "standard input"
+	} else {
+		base, err := o.Globals.Base()
+		if err != nil {
+			return err
+		}
+		name := o.FilesFrom
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(base, name)
+		}
+		if data, err = os.ReadFile(name); err != nil {
+			return cmdutil.Usagef("--files-from: %v", err)
+		}
+		req.FilesFrom = o.FilesFrom
+	}
+	req.Files = app.SplitFileList(data, o.Null)
+	if len(req.Files) == 0 {
+		return cmdutil.Usagef("--files-from %s: the list is empty", o.FilesFrom)
+	}
+	return nil
 }
 
 // readQuery reads the query of the target - from standard input, unless

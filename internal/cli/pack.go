@@ -55,6 +55,11 @@ agent reads; the JSON around it is for tools.`,
 	o.addFlags(fs)
 	o.addVerboseFlag(fs)
 	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
+	fs.StringArrayVar(&o.Include, "include", nil, "pack only files that match `GLOB` (.gitignore rules, relative to the\nworking directory; repeatable; commas separate several: \"src/**/*.ts,**/*.md\")")
+	fs.StringArrayVar(&o.Exclude, "exclude", nil, "leave out files that match `GLOB` (as --include; an excluded folder\nleaves out everything under it)")
+	fs.StringVar(&o.FilesFrom, "files-from", "", "pack the files listed in `FILE`, one per line (- reads standard input),\nrelative to the working directory: git ls-files '*.py' | ctxpack pack --files-from -")
+	fs.BoolVarP(&o.Null, "null", "0", false, "--files-from's list is separated by NUL bytes (git ls-files -z)")
+	fs.BoolVar(&o.IncludeGen, "include-generated", false, "pack lock files (uv.lock, package-lock.json, go.sum…) and generated files\n(\"Code generated … DO NOT EDIT.\", @generated, linguist-generated), which are\nleft out by default unless named")
 	o.addRecordFlags(fs, false)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd

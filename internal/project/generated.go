@@ -11,9 +11,9 @@ import (
 // out (WalkOptions.SkipGenerated); Skipped.Kind counts them as
 // SkipLockFile and SkipGenerated.
 const (
-	LockFileReason         = "a lock file: left out by default; --include-generated, or naming it (as a path or an --include glob that spells its name), packs it"
-	generatedReasonPrefix  = "generated ("
-	generatedReasonSuffix  = "): left out by default; --include-generated, or naming it (as a path or an --include glob that spells its name), packs it"
+	LockFileReason         = "a lock file (left out by default; --include-generated, or naming it, packs it)"
+	generatedReasonPrefix  = "generated: "
+	generatedReasonSuffix  = " (left out by default; --include-generated, or naming it, packs it)"
 	generatedAttributeName = "linguist-generated"
 )
 

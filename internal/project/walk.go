@@ -126,7 +126,7 @@ type WalkOptions struct {
 	// way. Walk calls it from one goroutine, in walk order.
 	Select func(path string) bool
 	// SkipGenerated reports lock files (IsLockFile) and generated files
-	// in Skipped, with LockFileReason and a "generated (…)" reason: a
+	// in Skipped, with LockFileReason and a "generated: …" reason: a
 	// file whose leading comments mark it generated (Generated), or one
 	// the .gitattributes file at fsys's root marks linguist-generated.
 	// A file KeepGenerated reports true for is listed whatever it is,
@@ -163,7 +163,7 @@ func (c WalkConfig) Options() WalkOptions {
 // Skipped, sorted the same way.
 //
 // With opt.SkipGenerated, lock files and generated files are reported in
-// Skipped too (LockFileReason, "generated (…)"), unless
+// Skipped too (LockFileReason, "generated: …"), unless
 // opt.KeepGenerated keeps them; opt.Select leaves out silently the files
 // it does not select.
 //
