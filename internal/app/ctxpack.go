@@ -120,6 +120,9 @@ type Project struct {
 	FS       fs.FS  // the files under Root
 	Config   project.Config
 	Warnings []string // from reading the configuration
+	// Remote is the repository the project was cloned from (OpenRemote);
+	// nil for a project on disk.
+	Remote *Remote
 
 	projectState
 }
@@ -414,6 +417,14 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 		o.PreferRecent = false // recency is one of the factors already
 	}
 	o.Mode, o.Target = "pack", c.Target
+	if r := p.Remote; r != nil {
+		// The clone's place in the cache says nothing; the URL and the
+		// commit say what was packed.
+		o.Target = r.URL + "@" + r.Commit
+		if c.Target != "." {
+			o.Target += " " + c.Target
+		}
+	}
 	o.StateRoot = c.StateRoot
 	o.Skipped = skips(c.Skipped)
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)

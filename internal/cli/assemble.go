@@ -32,6 +32,8 @@ type AssembleOptions struct {
 	FilesFrom       string   // pack --files-from FILE (- reads standard input)
 	Null            bool     // pack -0: the list is NUL-separated
 	IncludeGen      bool     // pack --include-generated
+	Remote          string   // pack --remote URL (or a URL as the first PATH)
+	RemoteRef       string   // pack --remote-ref REF
 	Strategy        string
 	Overflow        string
 	Depth           string
@@ -173,7 +175,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 // no source, else the facade's Context, which decides the mode. A query
 // on standard input ("-") is read here and marked as free text.
 func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
-	p, err := o.Project()
+	p, err := o.open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,6 +201,27 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 	}
 	res, err := p.Context(ctx, target, req)
 	return res, p, err // a *app.SourceError or *app.TargetError is a usage error (cmdutil.IsUsage)
+}
+
+// open opens the project: the one around the working directory, or with
+// --remote the clone of the remote repository (app.OpenRemote).
+func (o *AssembleOptions) open(ctx context.Context) (*app.Project, error) {
+	if o.Remote == "" {
+		if o.RemoteRef != "" {
+			return nil, cmdutil.Usagef("--remote-ref names a ref of --remote's repository; give --remote (or a URL) too")
+		}
+		return o.Project()
+	}
+	base, err := o.Globals.Base()
+	if err != nil {
+		return nil, err
+	}
+	p, err := app.OpenRemote(ctx, o.Remote, o.RemoteRef, base, o.Globals.Config)
+	if err != nil {
+		return nil, err
+	}
+	o.IO.WarnAll(p.Warnings)
+	return p, nil
 }
 
 // readFileList reads --files-from's list into req: from standard input

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -44,7 +45,16 @@ agent reads; the JSON around it is for tools.`,
   ctxpack pack --budget 8000 --query "invoice rounding" --format json
   ctxpack pack cmd/ internal/ --format xml --window 200000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Paths = args
+			for _, a := range args {
+				if !app.IsRemoteURL(a) {
+					o.Paths = append(o.Paths, a)
+					continue
+				}
+				if o.Remote != "" {
+					return cmdutil.Usagef("one repository at a time: %s and %s are both URLs (the other arguments are paths in it)", o.Remote, a)
+				}
+				o.Remote = a
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -59,6 +69,8 @@ agent reads; the JSON around it is for tools.`,
 	fs.StringArrayVar(&o.Exclude, "exclude", nil, "leave out files that match `GLOB` (as --include; an excluded folder\nleaves out everything under it)")
 	fs.StringVar(&o.FilesFrom, "files-from", "", "pack the files listed in `FILE`, one per line (- reads standard input),\nrelative to the working directory: git ls-files '*.py' | ctxpack pack --files-from -")
 	fs.BoolVarP(&o.Null, "null", "0", false, "--files-from's list is separated by NUL bytes (git ls-files -z)")
+	fs.StringVar(&o.Remote, "remote", "", "pack the git repository at `URL` (https, ssh, git@host:path, file://),\ncloned shallow into the user's cache directory; PATHs are paths in it")
+	fs.StringVar(&o.RemoteRef, "remote-ref", "", "the branch, tag or full commit id of --remote to pack (default: its\ndefault branch)")
 	fs.BoolVar(&o.IncludeGen, "include-generated", false, "pack lock files (uv.lock, package-lock.json, go.sum…) and generated files\n(\"Code generated … DO NOT EDIT.\", @generated, linguist-generated), which are\nleft out by default unless named")
 	o.addRecordFlags(fs, false)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
