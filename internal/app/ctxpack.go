@@ -387,7 +387,7 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	if err != nil {
 		return nil, o, err
 	}
-	wo.Select = sel.walkSelect()
+	wo.Select, wo.Prune = sel.walkSelect(), sel.walkPrune()
 	wo.KeepGenerated = sel.keepGenerated(req.IncludeGenerated || !wo.SkipGenerated)
 	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: wo}, files.Request{
 		Roots:   roots,

@@ -50,10 +50,24 @@ type selection struct {
 	naming []project.Glob // globs whose last element is literal
 }
 
-// selGlob is a glob that must match at least one file.
+// selGlob is a glob that must match a file, it or another expansion of
+// the same entry: hit is shared among them.
 type selGlob struct {
-	g       project.Glob
+	g   project.Glob
+	hit *entryHit
+}
+
+// entryHit is a glob entry as the user gave it, and whether any of its
+// expansions matched a file that is not excluded.
+type entryHit struct {
+	src     string
 	matched bool
+}
+
+// globEntry is one glob as given (src), and its brace expansions.
+type globEntry struct {
+	src  string
+	alts []string
 }
 
 // SplitFileList splits the text of a file list (ctxpack pack
@@ -82,9 +96,9 @@ func SplitFileList(data []byte, nul bool) []string {
 }
 
 // splitGlobs splits include or exclude entries at the commas outside
-// braces and expands the braces.
-func splitGlobs(entries []string) []string {
-	var out []string
+// braces and expands the braces of each.
+func splitGlobs(entries []string) []globEntry {
+	var out []globEntry
 	for _, e := range entries {
 		depth, start := 0, 0
 		for i := 0; i <= len(e); i++ {
@@ -110,7 +124,7 @@ func splitGlobs(entries []string) []string {
 				}
 			}
 			if s := strings.TrimSpace(e[start:min(i, len(e))]); s != "" {
-				out = append(out, expandBraces(s)...)
+				out = append(out, globEntry{src: s, alts: expandBraces(s)})
 			}
 			start = i + 1
 		}
@@ -240,14 +254,11 @@ func (p *Project) selection(req Request) (*selection, error) {
 		}
 		if err != nil {
 			if project.HasGlobMeta(a) {
-				g, gerr := p.parseGlob(a, cwd)
-				if gerr != nil {
-					return nil, gerr
+				gs, err := p.parseEntry(globEntry{src: a, alts: expandBraces(a)}, cwd, s)
+				if err != nil {
+					return nil, err
 				}
-				s.globs = append(s.globs, &selGlob{g: g})
-				if namesFile(a) {
-					s.naming = append(s.naming, g)
-				}
+				s.globs = append(s.globs, gs...)
 				continue
 			}
 			return nil, &PathError{Path: a, Err: err}
@@ -258,30 +269,32 @@ func (p *Project) selection(req Request) (*selection, error) {
 	if err := p.listed(req, s); err != nil {
 		return nil, err
 	}
-	for _, src := range splitGlobs(req.Include) {
-		g, err := p.parseGlob(src, cwd)
+	for _, e := range splitGlobs(req.Include) {
+		gs, err := p.parseEntry(e, cwd, s)
 		if err != nil {
 			return nil, err
 		}
-		s.include = append(s.include, &selGlob{g: g})
-		if namesFile(src) {
-			s.naming = append(s.naming, g)
-		}
+		s.include = append(s.include, gs...)
 	}
-	for _, src := range splitGlobs(req.Exclude) {
-		g, err := p.parseGlob(src, cwd)
-		if err != nil {
-			return nil, err
+	for _, e := range splitGlobs(req.Exclude) {
+		for _, alt := range e.alts {
+			g, err := p.parseGlob(alt, cwd)
+			if err != nil {
+				return nil, err
+			}
+			s.exclude = append(s.exclude, g)
 		}
-		s.exclude = append(s.exclude, g)
 	}
 	s.roots = slices.Clone(s.literal)
 	for _, g := range s.globs {
-		base := g.g.Base()
-		if _, err := fs.Stat(p.FS, base); err != nil {
-			return nil, noMatch(g.g) // nothing under a missing directory
+		// Nothing is under a folder that does not exist; check says so
+		// when no expansion of the entry matches.
+		if base := g.g.Base(); fileExists(p.FS, base) {
+			s.roots = append(s.roots, base)
 		}
-		s.roots = append(s.roots, base)
+	}
+	if len(s.roots) == 0 && len(s.globs) > 0 {
+		return nil, noMatch(s.globs[0].hit.src)
 	}
 	if len(s.roots) == 0 {
 		s.roots = []string{"."}
@@ -291,6 +304,30 @@ func (p *Project) selection(req Request) (*selection, error) {
 	slices.Sort(s.literal)
 	s.literal = slices.Compact(s.literal)
 	return s, nil
+}
+
+// parseEntry parses each expansion of a glob entry, relative to cwd,
+// sharing one hit, and adds those that name files to s.naming.
+func (p *Project) parseEntry(e globEntry, cwd string, s *selection) ([]*selGlob, error) {
+	hit := &entryHit{src: e.src}
+	out := make([]*selGlob, 0, len(e.alts))
+	for _, alt := range e.alts {
+		g, err := p.parseGlob(alt, cwd)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &selGlob{g: g, hit: hit})
+		if namesFile(alt) {
+			s.naming = append(s.naming, g)
+		}
+	}
+	return out, nil
+}
+
+// fileExists reports whether the slash path p exists in fsys.
+func fileExists(fsys fs.FS, p string) bool {
+	_, err := fs.Stat(fsys, p)
+	return err == nil
 }
 
 // listed adds the entries of req.Files to s: each a file or directory
@@ -341,9 +378,9 @@ func (e *ListError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.From, e.Line, ShowPath(e.Path), why)
 }
 
-// noMatch is the error of a glob that matches no file.
-func noMatch(g project.Glob) error {
-	return &PathError{Path: g.String(), Err: fmt.Errorf("ctxpack: %s: the glob matches no file (globs are relative to the working directory, with .gitignore's rules: \"*\" stays in one folder, \"**\" crosses folders; ignored files are not matched)", g.String())}
+// noMatch is the error of a glob entry that matches no file.
+func noMatch(src string) error {
+	return &PathError{Path: src, Err: fmt.Errorf("ctxpack: %s: the glob matches no file (globs are relative to the working directory, with .gitignore's rules: \"*\" stays in one folder, \"**\" crosses folders; ignored and excluded files are not matched)", src)}
 }
 
 // walkSelect is the walk's Select for s, nil when s selects every file
@@ -353,10 +390,15 @@ func (s *selection) walkSelect() func(string) bool {
 		return nil
 	}
 	return func(path string) bool {
+		for _, g := range s.exclude {
+			if g.Match(path) {
+				return false
+			}
+		}
 		in := len(s.globs) == 0 || under(s.literal, path)
 		for _, g := range s.globs {
 			if g.g.Match(path) {
-				g.matched, in = true, true
+				g.hit.matched, in = true, true
 			}
 		}
 		if !in {
@@ -366,19 +408,30 @@ func (s *selection) walkSelect() func(string) bool {
 			any := false
 			for _, g := range s.include {
 				if g.g.Match(path) {
-					g.matched, any = true, true
+					g.hit.matched, any = true, true
 				}
 			}
 			if !any {
 				return false
 			}
 		}
+		return true
+	}
+}
+
+// walkPrune is the walk's Prune for s: the directories an exclude glob
+// matches, nil when there is none.
+func (s *selection) walkPrune() func(string) bool {
+	if len(s.exclude) == 0 {
+		return nil
+	}
+	return func(dir string) bool {
 		for _, g := range s.exclude {
-			if g.Match(path) {
-				return false
+			if g.MatchDir(dir) {
+				return true
 			}
 		}
-		return true
+		return false
 	}
 }
 
@@ -404,8 +457,8 @@ func (s *selection) keepGenerated(all bool) func(string) bool {
 // check fails, after the walk, on the first glob that matched no file.
 func (s *selection) check() error {
 	for _, g := range append(slices.Clone(s.globs), s.include...) {
-		if !g.matched {
-			return noMatch(g.g)
+		if !g.hit.matched {
+			return noMatch(g.hit.src)
 		}
 	}
 	return nil

@@ -30,9 +30,9 @@ crosses folders, a glob without "/" matches a name at any depth, one with
 "/" is anchored at the working directory. --include keeps only files that
 match one of its globs, --exclude leaves out those that match (both
 repeatable; commas separate several; braces expand: "*.{ts,tsx}").
---files-from FILE (- for standard input) packs the files a list names, one
-per line (-0: NUL-separated, as git ls-files -z writes), relative to the
-working directory. A glob that matches no file, and a list line that names
+--files-from FILE (- for standard input, as is the PATH -) packs the files a
+list names, one per line (-0: NUL-separated, as git ls-files -z writes),
+relative to the working directory. A glob that matches no file, and a list line that names
 no file or leaves the project, is an error naming it; nothing is written.
 Globs and lists select; the budget still ranks and fits what they select.
 
@@ -83,6 +83,13 @@ agent reads; the JSON around it is for tools.`,
   ctxpack pack cmd/ internal/ --format xml --window 200000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, a := range args {
+				if a == "-" { // the list of files on standard input
+					if o.FilesFrom != "" && o.FilesFrom != "-" {
+						return cmdutil.Usagef("- reads the list of files from standard input; --files-from %s names another list", o.FilesFrom)
+					}
+					o.FilesFrom = "-"
+					continue
+				}
 				if !app.IsRemoteURL(a) {
 					o.Paths = append(o.Paths, a)
 					continue

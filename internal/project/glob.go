@@ -115,9 +115,15 @@ func (g Glob) Base() string {
 
 // Match reports whether the glob matches the file at p (a slash path
 // relative to the project root) or a directory above it.
-func (g Glob) Match(p string) bool {
+func (g Glob) Match(p string) bool { return g.match(p, false) }
+
+// MatchDir reports whether the glob matches the directory at p or a
+// directory above it: then it matches every file under p.
+func (g Glob) MatchDir(p string) bool { return g.match(p, true) }
+
+func (g Glob) match(p string, isDir bool) bool {
 	root := ignoreList{}
-	if g.p.match(&root, p, false) {
+	if g.p.match(&root, p, isDir) {
 		return true
 	}
 	for i := strings.IndexByte(p, '/'); i >= 0; {

@@ -34,6 +34,9 @@ func TestGlob(t *testing.T) {
 			t.Errorf("ParseGlob(%q, %q): %v", tc.pattern, tc.dir, err)
 			continue
 		}
+		if tc.pattern == "vendor/" && (g.Match("vendor") || !g.MatchDir("vendor") || !g.MatchDir("x/vendor")) {
+			t.Errorf("vendor/ matches the file vendor, or not the folders vendor and x/vendor")
+		}
 		if got := g.Base(); got != tc.base {
 			t.Errorf("%q in %q: Base() = %q, want %q", tc.pattern, tc.dir, got, tc.base)
 		}
@@ -143,5 +146,17 @@ func TestWalkGenerated(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]string{"go.sum": SkipLockFile}, reasons(skipped)); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+
+	// Prune leaves whole folders out, with no reason either.
+	files, skipped, err = Walk(fsys, nil, WalkOptions{SkipGenerated: true, Prune: func(d string) bool { return d == "web" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a.go", "dist/keep.js", "docs/ignored.md", "docs/readme.md"}, paths(files)); diff != "" {
+		t.Errorf("pruned (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"api/types.ts": SkipGenerated, "dist/bundle.js": SkipGenerated, "gen.pb.go": SkipGenerated, "go.sum": SkipLockFile}, reasons(skipped)); diff != "" {
+		t.Errorf("pruned, skipped (-want +got):\n%s", diff)
 	}
 }

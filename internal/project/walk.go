@@ -125,6 +125,9 @@ type WalkOptions struct {
 	// silently, as ignored files are. Directories are entered either
 	// way. Walk calls it from one goroutine, in walk order.
 	Select func(path string) bool
+	// Prune, when not nil, leaves out silently the directories it reports
+	// true for, and everything under them (roots included).
+	Prune func(dir string) bool
 	// SkipGenerated reports lock files (IsLockFile) and generated files
 	// in Skipped, with LockFileReason and a "generated: …" reason: a
 	// file whose leading comments mark it generated (Generated), or one
@@ -198,6 +201,7 @@ func Walk(fsys fs.FS, roots []string, opt WalkOptions) ([]File, []Skipped, error
 		ignoreNames:   opt.IgnoreFiles,
 		keepSecret:    opt.KeepSecretFiles,
 		sel:           opt.Select,
+		prune:         opt.Prune,
 		skipGenerated: opt.SkipGenerated,
 		keepGenerated: opt.KeepGenerated,
 	}
@@ -270,6 +274,7 @@ type walker struct {
 	exclude       *ignoreList // .git/info/exclude, read on first use
 	keepSecret    func(path string) bool
 	sel           func(path string) bool
+	prune         func(dir string) bool
 	skipGenerated bool
 	keepGenerated func(path string) bool
 	attrs         attributes // linguist-generated in the root's .gitattributes
@@ -333,6 +338,9 @@ func (w *walker) walkRoot(root string) error {
 		w.send(root)
 		return nil
 	case mode.IsDir():
+		if w.prune != nil && root != "." && w.prune(root) {
+			return nil
+		}
 		return w.walkDir(root, w.rootStack(root), true)
 	default:
 		w.skip(root, "not a regular file")
@@ -420,7 +428,7 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		}
 		p := join(dir, name)
 		t := e.Type()
-		if ignored(stack, p, t.IsDir()) || (!t.IsDir() && !w.selected(p)) {
+		if ignored(stack, p, t.IsDir()) || (!t.IsDir() && !w.selected(p)) || (t.IsDir() && w.prune != nil && w.prune(p)) {
 			continue
 		}
 		if why := NameProblem(name); why != "" {
