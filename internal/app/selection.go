@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -212,7 +213,14 @@ func (p *Project) parseGlob(src, cwd string) (project.Glob, error) {
 		if err != nil {
 			return project.Glob{}, &PathError{Path: src, Err: err}
 		}
-		pat, cwd = "./"+rest, rel
+		switch {
+		case rest != "":
+			pat, cwd = "./"+rest, rel
+		case rel == ".":
+			pat, cwd = "**", "." // the root itself: everything
+		default:
+			pat, cwd = "./"+path.Base(rel), path.Dir(rel)
+		}
 	}
 	g, err := project.ParseGlob(src, pat, cwd)
 	if err != nil {

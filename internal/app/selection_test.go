@@ -1,6 +1,10 @@
 package app
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,5 +50,69 @@ func TestSplitGlobs(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("splitGlobs(%q) (-want +got):\n%s", tc.in, diff)
 		}
+	}
+}
+
+// TestSelection: what paths, globs, lists and excludes select, from the
+// root and from a subfolder, and the files kept when generated.
+func TestSelection(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		".ctxpack/config.yaml": "# root\n",
+		"src/a.py":             "a = 1\n",
+		"src/x/b.py":           "b = 2\n",
+		"src/x/c_test.py":      "c = 3\n",
+		"src/uv.lock":          "version = 1\n",
+		"docs/d.md":            "# d\n",
+		"README.md":            "# r\n",
+	})
+	for _, tc := range []struct {
+		name string
+		dir  string // the working directory, under root
+		req  Request
+		want []string
+		err  string
+	}{
+		{name: "path glob", req: Request{Paths: []string{"src/**/*.py"}}, want: []string{"src/a.py", "src/x/b.py", "src/x/c_test.py"}},
+		{name: "include and exclude", req: Request{Include: []string{"*.py,*.md"}, Exclude: []string{"*_test.py", "docs/"}}, want: []string{"README.md", "src/a.py", "src/x/b.py"}},
+		{name: "from a subfolder", dir: "src", req: Request{Include: []string{"*.py"}, Exclude: []string{"x/c_*"}}, want: []string{"src/a.py", "src/x/b.py"}},
+		{name: "absolute glob", req: Request{Paths: []string{filepath.Join(root, "src", "x") + "/*.py"}}, want: []string{"src/x/b.py", "src/x/c_test.py"}},
+		{name: "absolute literal include", req: Request{Include: []string{filepath.Join(root, "docs", "d.md")}}, want: []string{"docs/d.md"}},
+		{name: "list", dir: "src", req: Request{Files: []string{"a.py", "", "../README.md", "./a.py"}}, want: []string{"README.md", "src/a.py"}},
+		{name: "lock file named", req: Request{Paths: []string{"src/uv.lock", "docs"}}, want: []string{"docs/d.md", "src/uv.lock"}},
+		{name: "lock file by a naming glob", req: Request{Include: []string{"**/uv.lock"}}, want: []string{"src/uv.lock"}},
+		{name: "lock file not by a list", req: Request{Files: []string{"src/uv.lock", "src/a.py"}}, want: []string{"src/a.py"}},
+		// "src/*" matches the folder src/x too, so all under it, as the
+		// shell's expansion of src/* would.
+		{name: "include generated", req: Request{Paths: []string{"src/*"}, IncludeGenerated: true}, want: []string{"src/a.py", "src/uv.lock", "src/x/b.py", "src/x/c_test.py"}},
+		{name: "no match", req: Request{Include: []string{"*.rs"}}, err: "*.rs: the glob matches no file"},
+		{name: "list line", req: Request{Files: []string{"README.md", "nope"}, FilesFrom: "l.txt"}, err: "l.txt:2: nope: no such file"},
+		{name: "list outside", req: Request{Files: []string{"../x"}}, err: "the file list:1: ../x: outside the project root"},
+		{name: "glob outside", req: Request{Paths: []string{"../*.py"}}, err: "leads outside the project root"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Open(filepath.Join(root, tc.dir), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.req.Overflow, tc.req.Format = "allow", "json"
+			res, err := p.Pack(context.Background(), tc.req)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(Message(err), tc.err) {
+					t.Fatalf("err = %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, part := range res.Plan.Parts {
+				got = append(got, part.Path)
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("packed (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
