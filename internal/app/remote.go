@@ -13,7 +13,7 @@ import (
 
 // Remote is the repository a project opened with OpenRemote comes from.
 type Remote struct {
-	URL    string
+	URL    string // without a user or password it held (remote.Display)
 	Ref    string // as asked; "" for the remote's default branch
 	Commit string // the commit packed
 	Reused bool   // the cache held it already: nothing was fetched
@@ -69,7 +69,7 @@ func OpenRemote(ctx context.Context, url, ref, dir, configPath string) (*Project
 		return nil, err
 	}
 	p := &Project{Root: co.Dir, Dir: co.Dir, FS: project.DirFS(co.Dir), Config: project.Defaults()}
-	p.Remote = &Remote{URL: url, Ref: ref, Commit: co.Commit, Reused: co.Reused}
+	p.Remote = &Remote{URL: remote.Display(url), Ref: ref, Commit: co.Commit, Reused: co.Reused}
 	if configPath != "" {
 		abs := configPath
 		if !filepath.IsAbs(abs) {

@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -66,7 +67,17 @@ type URLError struct {
 }
 
 func (e *URLError) Error() string {
-	return fmt.Sprintf("remote: %s cannot be cloned: %s", e.URL, e.Msg)
+	return fmt.Sprintf("remote: %s cannot be cloned: %s", show(e.URL), hideUser(e.Msg, e.URL))
+}
+
+// show is url as an error shows it: Display's, quoted when it holds a
+// control character, which could rewrite a terminal.
+func show(url string) string {
+	d := Display(url)
+	if strings.ContainsFunc(d, unicode.IsControl) {
+		return strconv.Quote(d)
+	}
+	return d
 }
 
 // RefError is a ref the remote does not have.
@@ -76,7 +87,10 @@ type RefError struct {
 }
 
 func (e *RefError) Error() string {
-	msg := fmt.Sprintf("remote: %s has no branch, tag or commit %q", e.URL, e.Ref)
+	msg := fmt.Sprintf("remote: %s has no branch, tag or commit %q", show(e.URL), e.Ref)
+	if hexRef.MatchString(e.Ref) && len(e.Ref) < 40 {
+		msg += "; a commit that is not a branch's or a tag's is fetched by its full id"
+	}
 	if len(e.Known) > 0 {
 		msg += " (it has: " + strings.Join(e.Known, ", ") + ")"
 	}
@@ -104,7 +118,7 @@ func CheckURL(url string) error {
 	}
 	for _, r := range url {
 		if unicode.IsControl(r) || r == ' ' {
-			return &URLError{URL: fmt.Sprintf("%q", url), Msg: "a URL holds no spaces or control characters"}
+			return &URLError{URL: url, Msg: "a URL holds no spaces or control characters"}
 		}
 	}
 	if strings.HasPrefix(url, "-") {
@@ -127,6 +141,39 @@ func CheckURL(url string) error {
 	return &URLError{URL: url, Msg: fmt.Sprintf("the scheme %q is not taken; give https, http, ssh, git or file", scheme)}
 }
 
+// Display is url as messages and outputs show it: without the user and
+// password of a scheme URL ("https://TOKEN@host/o/r" is
+// "https://host/o/r"), which can be a credential.
+func Display(url string) string {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return url
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	if strings.Contains(rest, "/") {
+		return scheme + "://" + host + "/" + path
+	}
+	return scheme + "://" + host
+}
+
+// hideUser removes url's user and password from a message of git's.
+func hideUser(msg, url string) string {
+	if d := Display(url); d != url {
+		msg = strings.ReplaceAll(msg, url, d)
+		if scheme, rest, ok := strings.Cut(url, "://"); ok {
+			host, _, _ := strings.Cut(rest, "/")
+			if i := strings.LastIndexByte(host, '@'); i >= 0 {
+				msg = strings.ReplaceAll(msg, scheme+"://"+host[:i+1], scheme+"://")
+				msg = strings.ReplaceAll(msg, host[:i+1], "")
+			}
+		}
+	}
+	return msg
+}
+
 // Key is the name of url's checkout under the cache directory.
 func Key(url string) string {
 	sum := sha256.Sum256([]byte(url))
@@ -146,7 +193,7 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 		return nil, &RefError{URL: o.URL, Ref: o.Ref}
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, fmt.Errorf("remote: git is needed to clone %s, and is not installed: %w", o.URL, err)
+		return nil, fmt.Errorf("remote: git is needed to clone %s, and is not installed: %w", Display(o.URL), err)
 	}
 	commit, err := resolve(ctx, o.URL, o.Ref)
 	if err != nil {
@@ -162,10 +209,12 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 	}
 	defer unlock()
 
-	if commit != "" {
-		if head, err := git(ctx, dir, "rev-parse", "--verify", "-q", "HEAD^{commit}"); err == nil && head == commit && clean(ctx, dir) {
-			return &Checkout{Dir: dir, Commit: commit, Reused: true}, nil
-		}
+	want := commit
+	if want == "" {
+		want = strings.ToLower(o.Ref) // a commit id the remote does not advertise
+	}
+	if head, err := git(ctx, dir, "rev-parse", "--verify", "-q", "HEAD^{commit}"); err == nil && head == want && clean(ctx, dir) {
+		return &Checkout{Dir: dir, Commit: head, Reused: true}, nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		if err := os.RemoveAll(dir); err != nil {
@@ -175,10 +224,6 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 			return nil, fmt.Errorf("remote: cache: %w", err)
 		}
 	}
-	want := commit
-	if want == "" {
-		want = o.Ref // a commit id the remote does not advertise
-	}
 	if _, err := git(ctx, dir, "fetch", "-q", "--depth", "1", "--no-tags", "--", o.URL, want); err != nil {
 		if commit == "" {
 			return nil, &RefError{URL: o.URL, Ref: o.Ref}
@@ -186,16 +231,16 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 		return nil, &URLError{URL: o.URL, Msg: gitMessage(err)}
 	}
 	if _, err := git(ctx, dir, "checkout", "-q", "--force", "--detach", "FETCH_HEAD"); err != nil {
-		return nil, fmt.Errorf("remote: %s: check out %s: %s", o.URL, want, gitMessage(err))
+		return nil, fmt.Errorf("remote: %s: check out %s: %s", Display(o.URL), want, hideUser(gitMessage(err), o.URL))
 	}
 	if _, err := git(ctx, dir, "clean", "-q", "-f", "-f", "-d", "-x", "-e", "/.ctxpack/"); err != nil {
-		return nil, fmt.Errorf("remote: %s: clean the checkout: %s", o.URL, gitMessage(err))
+		return nil, fmt.Errorf("remote: %s: clean the checkout: %s", Display(o.URL), hideUser(gitMessage(err), o.URL))
 	}
 	head, err := git(ctx, dir, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
-		return nil, fmt.Errorf("remote: %s: %s", o.URL, gitMessage(err))
+		return nil, fmt.Errorf("remote: %s: %s", Display(o.URL), hideUser(gitMessage(err), o.URL))
 	}
-	if commit == "" && !strings.HasPrefix(head, strings.ToLower(o.Ref)) {
+	if commit == "" && head != want {
 		return nil, &RefError{URL: o.URL, Ref: o.Ref}
 	}
 	return &Checkout{Dir: dir, Commit: head}, nil
@@ -243,8 +288,16 @@ func resolve(ctx context.Context, url, ref string) (string, error) {
 		return "", &URLError{URL: url, Msg: "the remote has no default branch (HEAD); give a ref"}
 	}
 	if hexRef.MatchString(ref) {
+		// A commit a ref points at, by its id or a prefix that names one
+		// commit; else one fetched by its full id.
+		found := map[string]bool{}
 		for _, id := range refs {
-			if strings.HasPrefix(id, strings.ToLower(ref)) && len(ref) == len(id) {
+			if strings.HasPrefix(id, strings.ToLower(ref)) {
+				found[id] = true
+			}
+		}
+		if len(found) == 1 {
+			for id := range found {
 				return id, nil
 			}
 		}

@@ -53,3 +53,28 @@ func TestGitMessage(t *testing.T) {
 		t.Errorf("gitMessage = %q, want %q", got, want)
 	}
 }
+
+// TestDisplay: credentials in a URL never reach a message or an output.
+func TestDisplay(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://github.com/o/r":              "https://github.com/o/r",
+		"https://ghp_TOKEN@github.com/o/r":    "https://github.com/o/r",
+		"https://user:pass@host:8443/a/b.git": "https://host:8443/a/b.git",
+		"https://user:p@ss@host":              "https://host",
+		"git@github.com:o/r.git":              "git@github.com:o/r.git",
+		"file:///tmp/r":                       "file:///tmp/r",
+		"ssh://git@host/r":                    "ssh://host/r",
+	} {
+		if got := Display(in); got != want {
+			t.Errorf("Display(%q) = %q, want %q", in, got, want)
+		}
+	}
+	err := &URLError{URL: "https://u:SECRET@host/r", Msg: "unable to access 'https://u:SECRET@host/r/': 403"}
+	if strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("URLError shows the password: %s", err)
+	}
+	ref := &RefError{URL: "https://TOKEN@host/r", Ref: "abc1234"}
+	if msg := ref.Error(); strings.Contains(msg, "TOKEN") || !strings.Contains(msg, "full id") {
+		t.Errorf("RefError = %s", msg)
+	}
+}
