@@ -46,7 +46,7 @@ does --include-generated, or walk.include_generated: true in the config. A
 file list does not name its files for this.
 
 A URL (https://…, git@host:owner/repo, file://…) as a PATH, or --remote URL
-with --remote-ref REF (a branch, tag or full commit id; default the remote's
+with --remote-ref REF (a branch, a tag or a commit id; default the remote's
 default branch), packs a remote repository: git clones it shallow into
 os.UserCacheDir()/ctxpack/remote/HASH (~/.cache/ctxpack/remote on Linux) and
 reuses the clone while the ref resolves to the same commit. The other PATHs
@@ -114,7 +114,7 @@ agent reads; the JSON around it is for tools.`,
 	fs.StringVar(&o.FilesFrom, "files-from", "", "pack the files listed in `FILE`, one per line (- reads standard input),\nrelative to the working directory: git ls-files '*.py' | ctxpack pack --files-from -")
 	fs.BoolVarP(&o.Null, "null", "0", false, "--files-from's list is separated by NUL bytes (git ls-files -z)")
 	fs.StringVar(&o.Remote, "remote", "", "pack the git repository at `URL` (https, ssh, git@host:path, file://),\ncloned shallow into the user's cache directory; PATHs are paths in it")
-	fs.StringVar(&o.RemoteRef, "remote-ref", "", "the branch, tag or full commit id of --remote to pack (default: its\ndefault branch)")
+	fs.StringVar(&o.RemoteRef, "remote-ref", "", "the branch, tag or commit id of --remote to pack (default: its\ndefault branch)")
 	fs.BoolVar(&o.IncludeGen, "include-generated", false, "pack lock files (uv.lock, package-lock.json, go.sum…) and generated files\n(\"Code generated … DO NOT EDIT.\", @generated, linguist-generated), which are\nleft out by default unless named")
 	o.addRecordFlags(fs, false)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
