@@ -416,14 +416,15 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	if ranked {
 		o.PreferRecent = false // recency is one of the factors already
 	}
-	o.Mode, o.Target = "pack", c.Target
+	o.Mode, o.Target = "pack", sel.target(c.Target)
 	if r := p.Remote; r != nil {
 		// The clone's place in the cache says nothing; the URL and the
 		// commit say what was packed.
-		o.Target = r.URL + "@" + r.Commit
-		if c.Target != "." {
-			o.Target += " " + c.Target
+		t := r.URL + "@" + r.Commit
+		if o.Target != "." {
+			t += " " + o.Target
 		}
+		o.Target = t
 	}
 	o.StateRoot = c.StateRoot
 	o.Skipped = skips(c.Skipped)

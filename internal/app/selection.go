@@ -45,6 +45,8 @@ type selection struct {
 	globs   []*selGlob // path globs
 	include []*selGlob
 	exclude []project.Glob
+	literalPaths []string // the roots the paths name (not the list's), sorted
+	listed       int      // the list's entries, distinct
 	// named are the files kept even when generated: files named by a
 	// path (not a list), and those the naming globs match.
 	named  map[string]bool
@@ -272,8 +274,11 @@ func (p *Project) selection(req Request) (*selection, error) {
 			return nil, &PathError{Path: a, Err: err}
 		}
 		s.literal = append(s.literal, r)
+		s.literalPaths = append(s.literalPaths, r)
 		s.named[r] = true
 	}
+	slices.Sort(s.literalPaths)
+	s.literalPaths = slices.Compact(s.literalPaths)
 	if err := p.listed(req, s); err != nil {
 		return nil, err
 	}
@@ -347,6 +352,8 @@ func (p *Project) listed(req Request, s *selection) error {
 		from = "the file list"
 	}
 	n := 0
+	seen := map[string]bool{}
+	defer func() { s.listed = len(seen) }()
 	for i, e := range req.Files {
 		if strings.TrimSpace(e) == "" {
 			continue
@@ -359,6 +366,7 @@ func (p *Project) listed(req Request, s *selection) error {
 		if err != nil {
 			return &PathError{Path: e, Err: &ListError{From: from, Line: i + 1, Path: e, Err: err}}
 		}
+		seen[r] = true
 		s.literal = append(s.literal, r)
 	}
 	if len(req.Files) > 0 && n == 0 {
@@ -425,6 +433,33 @@ func (s *selection) walkSelect() func(string) bool {
 		}
 		return true
 	}
+}
+
+// target names what s selects, for the plan's target: the paths' roots
+// (roots, as the collector joined them) when nothing else selects;
+// otherwise the paths, the path globs (relative to the root), the list's
+// size and the include and exclude globs.
+func (s *selection) target(roots string) string {
+	if len(s.globs) == 0 && len(s.include) == 0 && len(s.exclude) == 0 && s.listed == 0 {
+		return roots
+	}
+	out := slices.Clone(s.literalPaths)
+	for _, g := range s.globs {
+		out = append(out, g.g.Pattern())
+	}
+	if s.listed > 0 {
+		out = append(out, fmt.Sprintf("(%d listed %s)", s.listed, plural(s.listed, "path", "paths")))
+	}
+	if len(out) == 0 {
+		out = append(out, ".")
+	}
+	for _, g := range s.include {
+		out = append(out, "--include "+g.g.Pattern())
+	}
+	for _, g := range s.exclude {
+		out = append(out, "--exclude "+g.Pattern())
+	}
+	return strings.Join(out, " ")
 }
 
 // walkPrune is the walk's Prune for s: the directories an exclude glob

@@ -71,13 +71,20 @@ func TestSelection(t *testing.T) {
 		req  Request
 		want []string
 		err  string
+		// target is the plan's target, when the case checks it.
+		target string
 	}{
 		{name: "path glob", req: Request{Paths: []string{"src/**/*.py"}}, want: []string{"src/a.py", "src/x/b.py", "src/x/c_test.py"}},
 		{name: "include and exclude", req: Request{Include: []string{"*.py,*.md"}, Exclude: []string{"*_test.py", "docs/"}}, want: []string{"README.md", "src/a.py", "src/x/b.py"}},
-		{name: "from a subfolder", dir: "src", req: Request{Include: []string{"*.py"}, Exclude: []string{"x/c_*"}}, want: []string{"src/a.py", "src/x/b.py"}},
+		{name: "from a subfolder", dir: "src", req: Request{Include: []string{"*.py"}, Exclude: []string{"x/c_*"}}, want: []string{"src/a.py", "src/x/b.py"},
+			target: ". --include src/**/*.py --exclude src/x/c_*"},
+		{name: "paths and globs", dir: "src", req: Request{Paths: []string{"x", "../docs/*.md"}}, want: []string{"docs/d.md", "src/x/b.py", "src/x/c_test.py"},
+			target: "src/x docs/*.md"},
 		{name: "absolute glob", req: Request{Paths: []string{filepath.Join(root, "src", "x") + "/*.py"}}, want: []string{"src/x/b.py", "src/x/c_test.py"}},
 		{name: "absolute literal include", req: Request{Include: []string{filepath.Join(root, "docs", "d.md")}}, want: []string{"docs/d.md"}},
-		{name: "list", dir: "src", req: Request{Files: []string{"a.py", "", "../README.md", "./a.py"}}, want: []string{"README.md", "src/a.py"}},
+		{name: "list", dir: "src", req: Request{Files: []string{"a.py", "", "../README.md", "./a.py"}}, want: []string{"README.md", "src/a.py"},
+			target: "(2 listed paths)"},
+		{name: "plain", req: Request{Paths: []string{"docs"}}, want: []string{"docs/d.md"}, target: "docs"},
 		{name: "lock file named", req: Request{Paths: []string{"src/uv.lock", "docs"}}, want: []string{"docs/d.md", "src/uv.lock"}},
 		{name: "lock file by a naming glob", req: Request{Include: []string{"**/uv.lock"}}, want: []string{"src/uv.lock"}},
 		{name: "lock file not by a list", req: Request{Files: []string{"src/uv.lock", "src/a.py"}}, want: []string{"src/a.py"}},
@@ -112,6 +119,9 @@ func TestSelection(t *testing.T) {
 			slices.Sort(got)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("packed (-want +got):\n%s", diff)
+			}
+			if tc.target != "" && res.Plan.Target != tc.target {
+				t.Errorf("target %q, want %q", res.Plan.Target, tc.target)
 			}
 		})
 	}

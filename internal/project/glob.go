@@ -94,6 +94,20 @@ func splitLiteral(s string) (lit, rest string) {
 // String returns the glob as it was given.
 func (g Glob) String() string { return g.src }
 
+// Pattern returns the glob relative to the project root, whatever folder
+// it was given in: "*.md" (a name at any depth), "src/**/*.py",
+// "vendor/".
+func (g Glob) Pattern() string {
+	s := g.p.glob
+	if !g.p.basename && !strings.Contains(s, "/") {
+		s = "/" + s // anchored at the root
+	}
+	if g.p.dirOnly {
+		s += "/"
+	}
+	return s
+}
+
 // Base returns the directory under which every file the glob matches
 // lies, a slash path relative to the project root ("." for all of it): a
 // walk for the glob need start no higher.
