@@ -22,7 +22,7 @@ func Open(dir string) (*Project, error) {
 }
 
 // OpenRemote clones the git repository at url (https, ssh, git@host:path,
-// file://), at ref (a branch, a tag or a full commit id; "" for its
+// file://), at ref (a branch, a tag or a commit id; "" for its
 // default branch), shallow, into the user's cache folder
 // (os.UserCacheDir()/ctxpack/remote), reusing the clone while ref
 // resolves to the commit it holds, and opens it as a project with

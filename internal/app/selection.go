@@ -41,10 +41,10 @@ type selection struct {
 	roots []string // walk roots: slash paths, sorted, distinct
 	// literal are the roots named by paths and the list, under which
 	// every file is in (when globs are also given).
-	literal []string
-	globs   []*selGlob // path globs
-	include []*selGlob
-	exclude []project.Glob
+	literal      []string
+	globs        []*selGlob // path globs
+	include      []*selGlob
+	exclude      []project.Glob
 	literalPaths []string // the roots the paths name (not the list's), sorted
 	listed       int      // the list's entries, distinct
 	// named are the files kept even when generated: files named by a
