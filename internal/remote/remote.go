@@ -195,7 +195,7 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("remote: git is needed to clone %s, and is not installed: %w", Display(o.URL), err)
 	}
-	commit, err := resolve(ctx, o.URL, o.Ref)
+	commit, name, err := resolve(ctx, o.URL, o.Ref)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,13 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 			return nil, fmt.Errorf("remote: cache: %w", err)
 		}
 	}
-	if _, err := git(ctx, dir, "fetch", "-q", "--depth", "1", "--no-tags", "--", o.URL, want); err != nil {
+	// A ref is fetched by its name, which every server allows; a commit
+	// by its id.
+	fetch := name
+	if fetch == "" {
+		fetch = want
+	}
+	if _, err := git(ctx, dir, "fetch", "-q", "--depth", "1", "--no-tags", "--", o.URL, fetch); err != nil {
 		if commit == "" {
 			return nil, &RefError{URL: o.URL, Ref: o.Ref}
 		}
@@ -243,18 +249,22 @@ func Fetch(ctx context.Context, o Options) (*Checkout, error) {
 	if commit == "" && head != want {
 		return nil, &RefError{URL: o.URL, Ref: o.Ref}
 	}
+	// A ref that moved since ls-remote gives its newer commit: the one
+	// checked out is the one reported.
 	return &Checkout{Dir: dir, Commit: head}, nil
 }
 
 // hexRef is what a commit id, whole or abbreviated, looks like.
 var hexRef = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
 
-// resolve asks the remote which commit ref names: "" when ref looks like
-// a commit id the remote does not advertise (fetched by id then).
-func resolve(ctx context.Context, url, ref string) (string, error) {
+// resolve asks the remote which commit ref names, and the full name of
+// the remote's ref that does ("HEAD", "refs/heads/main"; "" for a commit
+// id). The commit is "" when ref looks like a commit id the remote does
+// not advertise (fetched by id then).
+func resolve(ctx context.Context, url, ref string) (commit, name string, err error) {
 	out, err := git(ctx, "", "ls-remote", "--", url)
 	if err != nil {
-		return "", &URLError{URL: url, Msg: gitMessage(err)}
+		return "", "", &URLError{URL: url, Msg: gitMessage(err)}
 	}
 	refs := map[string]string{}
 	var known []string
@@ -281,11 +291,11 @@ func resolve(ctx context.Context, url, ref string) (string, error) {
 	}
 	for _, n := range names {
 		if id := refs[n]; id != "" {
-			return id, nil
+			return id, strings.TrimSuffix(n, "^{}"), nil
 		}
 	}
 	if ref == "" {
-		return "", &URLError{URL: url, Msg: "the remote has no default branch (HEAD); give a ref"}
+		return "", "", &URLError{URL: url, Msg: "the remote has no default branch (HEAD); give a ref"}
 	}
 	if hexRef.MatchString(ref) {
 		// A commit a ref points at, by its id or a prefix that names one
@@ -298,17 +308,17 @@ func resolve(ctx context.Context, url, ref string) (string, error) {
 		}
 		if len(found) == 1 {
 			for id := range found {
-				return id, nil
+				return id, "", nil
 			}
 		}
-		return "", nil
+		return "", "", nil
 	}
 	slices.Sort(known)
 	known = slices.Compact(known)
 	if len(known) > 10 {
 		known = append(known[:10], "…")
 	}
-	return "", &RefError{URL: url, Ref: ref, Known: known}
+	return "", "", &RefError{URL: url, Ref: ref, Known: known}
 }
 
 // clean reports whether the checkout's tracked files are as committed.
@@ -385,6 +395,10 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Env = environ()
+	if dir != "" {
+		// Never a repository above the checkout, when its .git is missing.
+		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
