@@ -135,7 +135,9 @@ func CheckURL(url string) error {
 		return &URLError{URL: url, Msg: "not a URL; give https://host/owner/repo, ssh://…, git@host:owner/repo or file:///path"}
 	}
 	switch strings.ToLower(scheme) {
-	case "https", "http", "ssh", "git", "file":
+	case "https", "http":
+		return pageURL(url)
+	case "ssh", "git", "file":
 		return nil
 	}
 	return &URLError{URL: url, Msg: fmt.Sprintf("the scheme %q is not taken; give https, http, ssh, git or file", scheme)}
@@ -172,6 +174,34 @@ func hideUser(msg, url string) string {
 		}
 	}
 	return msg
+}
+
+// pageURL refuses the address of a page of a repository on a forge
+// (https://github.com/o/r/tree/main/src), which people copy from their
+// browser, saying which URL, ref and path to give instead.
+func pageURL(url string) error {
+	_, rest, _ := strings.Cut(url, "://")
+	parts := strings.Split(rest, "/")
+	if len(parts) < 5 {
+		return nil
+	}
+	host := strings.ToLower(parts[0][strings.LastIndexByte(parts[0], '@')+1:])
+	if host != "github.com" && host != "gitlab.com" && host != "codeberg.org" && host != "bitbucket.org" {
+		return nil
+	}
+	i := 3
+	if parts[i] == "-" { // GitLab: /o/r/-/tree/main
+		i++
+	}
+	if i+1 >= len(parts) || (parts[i] != "tree" && parts[i] != "blob" && parts[i] != "src") {
+		return nil
+	}
+	repo := "https://" + host + "/" + parts[1] + "/" + parts[2]
+	hint := "--remote-ref " + parts[i+1]
+	if p := strings.Join(parts[i+2:], "/"); p != "" {
+		hint += " " + p
+	}
+	return &URLError{URL: url, Msg: fmt.Sprintf("the address of a page, not of a repository; give ctxpack pack %s %s (a ref with a \"/\" in it is given whole with --remote-ref)", repo, hint)}
 }
 
 // Key is the name of url's checkout under the cache directory.

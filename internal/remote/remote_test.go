@@ -28,6 +28,11 @@ func TestCheckURL(t *testing.T) {
 		{"dir/x@host:path", false, "not a URL"},
 		{"https://h/r\n", true, "control characters"},
 		{"", false, "empty"},
+		{"https://github.com/o/r/tree/main/src/pkg", true, "give ctxpack pack https://github.com/o/r --remote-ref main src/pkg"},
+		{"https://gitlab.com/o/r/-/blob/v1/README.md", true, "give ctxpack pack https://gitlab.com/o/r --remote-ref v1 README.md"},
+		{"https://github.com/o/r/tree/main", true, "give ctxpack pack https://github.com/o/r --remote-ref main ("},
+		{"https://example.com/o/r/tree/main/x", true, ""},
+		{"https://github.com/o/r.git", true, ""},
 	} {
 		if got := IsURL(tc.url); got != tc.isURL {
 			t.Errorf("IsURL(%q) = %t, want %t", tc.url, got, tc.isURL)
