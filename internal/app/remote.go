@@ -31,6 +31,10 @@ func (e *RemoteError) Unwrap() error { return e.Err }
 // ("https://…", "file://…", "git@host:owner/repo") rather than a path.
 func IsRemoteURL(s string) bool { return remote.IsURL(s) }
 
+// ShowURL is a repository URL as messages show it: without a user or
+// password it holds, quoted when it holds a control character.
+func ShowURL(url string) string { return remote.Show(url) }
+
 // RemoteCacheDir is where remote repositories are cloned:
 // os.UserCacheDir()/ctxpack/remote ($XDG_CACHE_HOME/ctxpack/remote or
 // ~/.cache/ctxpack/remote on Linux).

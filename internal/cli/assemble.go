@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -216,7 +217,13 @@ func (o *AssembleOptions) open(ctx context.Context) (*app.Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.IO.ErrTTY { // a clone can take a while: say what is going on
+		fmt.Fprintf(o.IO.ErrOut, "\rfetching %s…\x1b[K", app.ShowURL(o.Remote))
+	}
 	p, err := app.OpenRemote(ctx, o.Remote, o.RemoteRef, base, o.Globals.Config)
+	if o.IO.ErrTTY {
+		fmt.Fprint(o.IO.ErrOut, "\r\x1b[K")
+	}
 	if err != nil {
 		return nil, err
 	}

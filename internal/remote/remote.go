@@ -67,12 +67,12 @@ type URLError struct {
 }
 
 func (e *URLError) Error() string {
-	return fmt.Sprintf("remote: %s cannot be cloned: %s", show(e.URL), hideUser(e.Msg, e.URL))
+	return fmt.Sprintf("remote: %s cannot be cloned: %s", Show(e.URL), hideUser(e.Msg, e.URL))
 }
 
-// show is url as an error shows it: Display's, quoted when it holds a
+// Show is url as an error shows it: Display's, quoted when it holds a
 // control character, which could rewrite a terminal.
-func show(url string) string {
+func Show(url string) string {
 	d := Display(url)
 	if strings.ContainsFunc(d, unicode.IsControl) {
 		return strconv.Quote(d)
@@ -87,7 +87,7 @@ type RefError struct {
 }
 
 func (e *RefError) Error() string {
-	msg := fmt.Sprintf("remote: %s has no branch, tag or commit %q", show(e.URL), e.Ref)
+	msg := fmt.Sprintf("remote: %s has no branch, tag or commit %q", Show(e.URL), e.Ref)
 	if hexRef.MatchString(e.Ref) && len(e.Ref) < 40 {
 		msg += "; a commit that is not a branch's or a tag's is fetched by its full id"
 	}
