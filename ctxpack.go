@@ -21,6 +21,25 @@ func Open(dir string) (*Project, error) {
 	return &Project{p}, nil
 }
 
+// OpenRemote clones the git repository at url (https, ssh, git@host:path,
+// file://), at ref (a branch, a tag or a commit id; "" for its
+// default branch), shallow, into the user's cache folder
+// (os.UserCacheDir()/ctxpack/remote), reusing the clone while ref
+// resolves to the commit it holds, and opens it as a project with
+// ctxpack's default configuration: the repository's own is not read.
+// Request paths are relative to the clone's root.
+func OpenRemote(ctx context.Context, url, ref string) (*Project, error) {
+	p, err := app.OpenRemote(ctx, url, ref, "", "")
+	if err != nil {
+		return nil, err
+	}
+	return &Project{p}, nil
+}
+
+// SplitFileList splits a list of files, one per line (or, with nul,
+// NUL-separated, as git ls-files -z writes them), into Request.Files.
+func SplitFileList(data []byte, nul bool) []string { return app.SplitFileList(data, nul) }
+
 // Root is the project's root folder, absolute.
 func (p *Project) Root() string { return p.p.Root }
 
@@ -39,8 +58,20 @@ type Request struct {
 	Strategy  string // greedy, interleaved or score
 
 	// Paths are the files and folders Pack packs, relative to the folder
-	// the project was opened from; none is the whole project.
+	// the project was opened from; none is the whole project. A path with
+	// a glob character ("*", "?", "[") that names no file is a glob, with
+	// .gitignore's rules ("src/**/*.py").
 	Paths []string
+	// Include and Exclude are globs a packed file must match (one of
+	// them) and must not match; an entry may hold several separated by
+	// commas. Files lists files to pack, one per entry, as
+	// `ctxpack pack --files-from` reads them (SplitFileList).
+	Include []string
+	Exclude []string
+	Files   []string
+	// IncludeGenerated packs lock files and generated files, which Pack
+	// leaves out (with their reasons in the plan) unless they are named.
+	IncludeGenerated bool
 	// LinkDepth limits how many links a task's context follows; 0 is no
 	// limit.
 	LinkDepth int
@@ -66,6 +97,7 @@ func (r Request) app() app.Request {
 		Overflow: r.Overflow, Strategy: r.Strategy, Paths: r.Paths, LinkDepth: r.LinkDepth,
 		Sources: r.Sources, Task: r.Task,
 		Diff: r.Diff, DiffBase: r.DiffBase, Log: r.Log,
+		Include: r.Include, Exclude: r.Exclude, Files: r.Files, IncludeGenerated: r.IncludeGenerated,
 	}
 }
 

@@ -62,6 +62,16 @@ func TestPublicAPI(t *testing.T) {
 	if packed.Plan.Mode != "pack" || packed.Plan.TotalTokens > 300 || len(packed.Output) == 0 {
 		t.Errorf("pack: %+v", packed.Plan)
 	}
+	globbed, err := p.Pack(ctx, Request{Overflow: "allow", Paths: []string{"src/**/*.py"}, Exclude: []string{"currency/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := globbed.Plan.Parts; len(got) != 1 || got[0].Path != "src/billing/invoice/generator.py" {
+		t.Errorf("pack src/**/*.py without currency/: %+v", got)
+	}
+	if _, err := p.Pack(ctx, Request{Include: []string{"*.rs"}}); err == nil || !strings.Contains(err.Error(), "*.rs: the glob matches no file") {
+		t.Errorf("pack --include *.rs: %v, want an error naming the glob", err)
+	}
 	sources, err := p.Context(ctx, "currency", Request{Task: "TASK-042", Budget: 800})
 	if err != nil || sources.Plan.Mode != "sources" {
 		t.Errorf("a task alone: %v, %+v", err, sources)

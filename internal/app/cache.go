@@ -63,6 +63,7 @@ func keyOf(req Request) map[string]any {
 	m, _ := keyable(req)
 	delete(m, "NoCache")
 	delete(m, "FreeText")
+	delete(m, "FilesFrom")
 	m["Index"] = []any{req.Index.File, req.Index.NoUpdate}
 	return m
 }

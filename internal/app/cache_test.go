@@ -223,10 +223,13 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
 		"NoRedact": {{NoRedact: true}},
 		"Diff":     {{Diff: true}}, "DiffBase": {{DiffBase: "main"}}, "Log": {{Log: 1}},
+		"Include": {{Include: []string{"*.go"}}}, "Exclude": {{Exclude: []string{"*.go"}}},
+		"Files": {{Files: []string{"a"}}}, "IncludeGenerated": {{IncludeGenerated: true}},
 	}
 	same := map[string][]Request{
 		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
-		"Index": {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
+		"FilesFrom": {{FilesFrom: "standard input"}}, // a name for messages
+		"Index":     {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}
 	rt := reflect.TypeFor[Request]()
 	for i := range rt.NumField() {

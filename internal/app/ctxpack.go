@@ -32,9 +32,25 @@ type Reserves = project.Reserves
 // Request says what to assemble and how. Empty fields take the project's
 // configuration, then the defaults.
 type Request struct {
-	// Paths are the files and directories to pack, relative to the project
-	// root (slash or OS separators); empty means the whole project.
+	// Paths are the files and directories to pack, relative to the
+	// working directory (Project.Dir; slash or OS separators); a path
+	// with a glob character that names no file is a glob (selection.go,
+	// docs/selection.md). Empty means the whole project.
 	Paths []string
+	// Include and Exclude are globs (.gitignore's rules, relative to the
+	// working directory; an entry may hold several separated by commas)
+	// that a packed file must match, one of them, and must not match.
+	Include []string
+	Exclude []string
+	// Files is a list of files (or directories) to pack, relative to the
+	// working directory, entry i being line i+1 of FilesFrom, the list's
+	// name for messages ("standard input", a file name); blank entries
+	// are skipped, duplicates folded (SplitFileList splits a list).
+	Files     []string
+	FilesFrom string
+	// IncludeGenerated packs lock files and generated files, which a
+	// pack leaves out (with their reasons) unless named.
+	IncludeGenerated bool
 
 	Budget    int       // tokens the output may use
 	Window    int       // a context window; the budget is Window − reserves
@@ -113,6 +129,9 @@ type Project struct {
 	FS       fs.FS  // the files under Root
 	Config   project.Config
 	Warnings []string // from reading the configuration
+	// Remote is the repository the project was cloned from (OpenRemote);
+	// nil for a project on disk.
+	Remote *Remote
 
 	projectState
 }
@@ -310,7 +329,7 @@ func packSearched(warnings []string) string {
 	}
 	s := "no text file under it"
 	if skipped > 0 {
-		s += fmt.Sprintf(" (%d %s skipped: binary, oversized or secret files, as the warnings say)", skipped, plural(skipped, "file", "files"))
+		s += fmt.Sprintf(" (%d %s skipped: binary, oversized, secret, lock or generated files, as the warnings say)", skipped, plural(skipped, "file", "files"))
 	}
 	return s
 }
@@ -367,15 +386,18 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	}
 	o.ShowCopies = true
 	o.MetaAsTree = true
-	roots, err := p.roots(req.Paths)
+	sel, err := p.selection(req)
 	if err != nil {
 		return nil, o, err
 	}
+	roots := sel.roots
 	ranked := !unbudgeted || req.Query != ""
 	wo, err := p.walkOptions()
 	if err != nil {
 		return nil, o, err
 	}
+	wo.Select, wo.Prune = sel.walkSelect(), sel.walkPrune()
+	wo.KeepGenerated = sel.keepGenerated(req.IncludeGenerated || !wo.SkipGenerated)
 	c, err := files.Collect(ctx, files.Env{FS: p.FS, Root: p.Root, Walk: wo}, files.Request{
 		Roots:   roots,
 		Ranked:  !unbudgeted,
@@ -397,10 +419,22 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 	if err != nil {
 		return nil, o, err
 	}
+	if err := sel.check(); err != nil {
+		return nil, o, err
+	}
 	if ranked {
 		o.PreferRecent = false // recency is one of the factors already
 	}
-	o.Mode, o.Target = "pack", c.Target
+	o.Mode, o.Target = "pack", sel.target(c.Target)
+	if r := p.Remote; r != nil {
+		// The clone's place in the cache says nothing; the URL and the
+		// commit say what was packed.
+		t := r.URL + "@" + r.Commit
+		if o.Target != "." {
+			t += " " + o.Target
+		}
+		o.Target = t
+	}
 	o.StateRoot = c.StateRoot
 	o.Skipped = skips(c.Skipped)
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
@@ -434,26 +468,6 @@ func (p *Project) setMetadata(req Request, o *pack.Options) {
 		target = ""
 	}
 	o.Metadata = fmt.Sprintf("mode=%s%s tokenizer=%s budget=%d state_root=%s", o.Mode, target, o.Tokenizer.Name(), o.Budget, o.StateRoot)
-}
-
-// roots resolves request paths to slash paths under the root.
-func (p *Project) roots(paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return []string{"."}, nil
-	}
-	var out []string
-	for _, a := range paths {
-		r, err := project.Resolve(p.Root, p.Dir, a)
-		if err == nil {
-			_, err = fs.Lstat(p.FS, r)
-		}
-		if err != nil {
-			return nil, &PathError{Path: a, Err: err}
-		}
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
 }
 
 func firstNonEmpty(s ...string) string {

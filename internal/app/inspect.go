@@ -273,6 +273,9 @@ func (p *Project) UpdateBaseline(ctx context.Context, baseline string) (int, str
 // now; the clock reaches the record only, never the output) to the
 // project's records, unless the configuration turns records off.
 func (p *Project) Record(req Request, plan *Plan, now time.Time) error {
+	if p.Remote != nil {
+		return nil // a clone in the cache keeps no records (OpenRemote)
+	}
 	a, err := p.Allocation(req, plan.Mode)
 	if err != nil {
 		return err

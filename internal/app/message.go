@@ -36,7 +36,7 @@ var packageNames = []string{
 	"app", "artifact", "cache", "changes", "check", "chunk", "chunkid", "ctxpack", "embed",
 	"evidence", "fakesecrets", "filelock", "files", "graph", "history", "index",
 	"lang", "lexical", "links", "pack", "project", "rank", "record", "refgraph",
-	"render", "retrieval", "retrieve", "secrets", "sources", "sqlitedb", "store",
+	"remote", "render", "retrieval", "retrieve", "secrets", "sources", "sqlitedb", "store",
 	"textsim", "tokenizer", "words",
 }
 

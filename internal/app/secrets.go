@@ -87,9 +87,13 @@ func (p *Project) scanner(req Request) (*secrets.Scanner, error) {
 }
 
 // walkOptions are the file walk's settings: the walk: section's, with the
-// secret files secrets.include names kept.
+// secret files secrets.include names kept, and lock files and generated
+// files skipped unless walk.include_generated (for packs, links mode's
+// code, the index and check alike: such files are noise to a reader and
+// to a ranking, docs/selection.md).
 func (p *Project) walkOptions() (project.WalkOptions, error) {
 	o := p.Config.Walk.Options()
+	o.SkipGenerated = !p.Config.Walk.IncludeGenerated
 	_, include, err := p.loadSecrets()
 	if err != nil {
 		return o, err

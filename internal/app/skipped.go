@@ -75,6 +75,10 @@ func skipKindText(kind string, n int, tooLarge string) string {
 		return fmt.Sprintf("%d %s not followed", n, plural(n, "symlink", "symlinks"))
 	case project.SkipSpecial:
 		return fmt.Sprintf("%d %s", n, plural(n, "not a regular file", "not regular files"))
+	case project.SkipLockFile:
+		return fmt.Sprintf("%d %s (--include-generated packs them)", n, plural(n, "lock file", "lock files"))
+	case project.SkipGenerated:
+		return fmt.Sprintf("%d generated (--include-generated packs them)", n)
 	}
 	return fmt.Sprintf("%d with names that cannot be shown (rename them to include them)", n)
 }

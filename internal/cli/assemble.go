@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +28,13 @@ type AssembleOptions struct {
 	Target          string   // context, verify, budget: TARGET (- reads the query from standard input)
 	Paths           []string // pack: PATH...
 	Query           string   // pack --query
+	Include         []string // pack --include
+	Exclude         []string // pack --exclude
+	FilesFrom       string   // pack --files-from FILE (- reads standard input)
+	Null            bool     // pack -0: the list is NUL-separated
+	IncludeGen      bool     // pack --include-generated
+	Remote          string   // pack --remote URL (or a URL as the first PATH)
+	RemoteRef       string   // pack --remote-ref REF
 	Strategy        string
 	Overflow        string
 	Depth           string
@@ -139,6 +149,15 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
 		NoRedact: o.NoRedact,
 		Diff:     o.Diff, DiffBase: o.DiffBase, Log: o.Log,
+		Include: o.Include, Exclude: o.Exclude, IncludeGenerated: o.IncludeGen,
+	}
+	if o.Null && o.FilesFrom == "" {
+		return req, cmdutil.Usagef("-0/--null says how --files-from's list is separated; give --files-from too")
+	}
+	if o.FilesFrom != "" {
+		if err := o.readFileList(&req); err != nil {
+			return req, err
+		}
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)
@@ -161,7 +180,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 // no source, else the facade's Context, which decides the mode. A query
 // on standard input ("-") is read here and marked as free text.
 func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
-	p, err := o.Project()
+	p, err := o.open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -187,6 +206,64 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 	}
 	res, err := p.Context(ctx, target, req)
 	return res, p, err // a *app.SourceError or *app.TargetError is a usage error (cmdutil.IsUsage)
+}
+
+// open opens the project: the one around the working directory, or with
+// --remote the clone of the remote repository (app.OpenRemote).
+func (o *AssembleOptions) open(ctx context.Context) (*app.Project, error) {
+	if o.Remote == "" {
+		if o.RemoteRef != "" {
+			return nil, cmdutil.Usagef("--remote-ref names a ref of --remote's repository; give --remote (or a URL) too")
+		}
+		return o.Project()
+	}
+	base, err := o.Globals.Base()
+	if err != nil {
+		return nil, err
+	}
+	if o.IO.ErrTTY { // a clone can take a while: say what is going on
+		fmt.Fprintf(o.IO.ErrOut, "\rfetching %s…\x1b[K", app.ShowURL(o.Remote))
+	}
+	p, err := app.OpenRemote(ctx, o.Remote, o.RemoteRef, base, o.Globals.Config)
+	if o.IO.ErrTTY {
+		fmt.Fprint(o.IO.ErrOut, "\r\x1b[K")
+	}
+	if err != nil {
+		return nil, err
+	}
+	o.IO.WarnAll(p.Warnings)
+	return p, nil
+}
+
+// readFileList reads --files-from's list into req: from standard input
+// for "-", else from the file (relative to -C or the working directory).
+func (o *AssembleOptions) readFileList(req *app.Request) error {
+	var data []byte
+	if o.FilesFrom == "-" {
+		s, err := o.IO.ReadStdin("pack", "file list")
+		if err != nil {
+			return err
+		}
+		data, req.FilesFrom = []byte(s), "standard input"
+	} else {
+		base, err := o.Globals.Base()
+		if err != nil {
+			return err
+		}
+		name := o.FilesFrom
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(base, name)
+		}
+		if data, err = os.ReadFile(name); err != nil {
+			return cmdutil.Usagef("--files-from: %v", err)
+		}
+		req.FilesFrom = o.FilesFrom
+	}
+	req.Files = app.SplitFileList(data, o.Null)
+	if len(req.Files) == 0 {
+		return cmdutil.Usagef("--files-from %s: the list is empty", o.FilesFrom)
+	}
+	return nil
 }
 
 // readQuery reads the query of the target - from standard input, unless

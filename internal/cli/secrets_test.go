@@ -66,7 +66,9 @@ func TestNoSecretLeaks(t *testing.T) {
 	}{
 		{"pack", false, func() string { return run("", "pack", "--no-record") }}, // the default budget, 8000
 		{"pack-8k", false, func() string { return run("", "pack", "--no-record", "--budget", "8000") }},
-		{"pack-all", true, func() string { return run("", "pack", "--no-record", "--overflow", "allow") }},
+		// The whole project: its lock files (go.sum, web/package-lock.json)
+		// are asked for.
+		{"pack-all", true, func() string { return run("", "pack", "--no-record", "--overflow", "allow", "--include-generated") }},
 		{"links", false, func() string { return run("", "context", m.Task, "--no-record") }},
 		{"retrieval", false, func() string { return run("", "context", m.Query, "--no-record", "--budget", "32000") }},
 		{"sources", false, func() string {
@@ -80,7 +82,9 @@ func TestNoSecretLeaks(t *testing.T) {
 			}
 			return string(data)
 		}},
-		{"mcp-pack", true, func() string { return mcp("context", map[string]any{"paths": []string{"."}, "overflow": "allow"}) }},
+		{"mcp-pack", true, func() string {
+			return mcp("context", map[string]any{"paths": []string{".", "go.sum", "web/package-lock.json"}, "overflow": "allow"})
+		}},
 		{"mcp-links", false, func() string { return mcp("context", map[string]any{"target": m.Task}) }},
 		{"mcp-retrieval", false, func() string { return mcp("context", map[string]any{"target": m.Query, "budget": 32000}) }},
 		{"mcp-sources", false, func() string {

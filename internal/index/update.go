@@ -306,6 +306,9 @@ func (u *updater) sync(ctx context.Context) (bool, error) {
 	wopt := ix.opts.Walk
 	walkText := fmt.Sprintf("max_file_bytes=%d include_hidden=%t ignore_files=%s",
 		cmp.Or(wopt.MaxFileBytes, project.DefaultMaxFileBytes), wopt.IncludeHidden, ignoreFilesText(wopt.IgnoreFiles))
+	if wopt.SkipGenerated {
+		walkText += " skip_generated=true"
+	}
 	if len(ix.opts.Exclude) > 0 {
 		walkText += " exclude=" + strings.Join(ix.opts.Exclude, ",")
 	}

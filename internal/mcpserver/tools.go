@@ -48,7 +48,7 @@ type changesIn struct {
 // ContextIn are the arguments of the context tool.
 type ContextIn struct {
 	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
-	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files and directories packed together (. for the whole project)"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files, directories and globs (src/**/*.py) packed together (. for all)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
 	assembly
 	LinkDepth int      `json:"link_depth,omitempty" jsonschema:"task: links to follow (absent: all)"`

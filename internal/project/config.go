@@ -83,6 +83,9 @@ type PackConfig struct {
 type WalkConfig struct {
 	MaxFileBytes  int64 `yaml:"max_file_bytes"` // default 1 MiB; 0 = the default
 	IncludeHidden bool  `yaml:"include_hidden"` // default true; .git is always skipped
+	// IncludeGenerated walks lock files and generated files too (default
+	// false: they are skipped with their reasons; WalkOptions.SkipGenerated).
+	IncludeGenerated bool `yaml:"include_generated"`
 
 	Extra map[string]yaml.Node `yaml:",inline"` // unknown keys, kept (LoadConfig warns)
 }
@@ -201,6 +204,7 @@ func (c *Config) fields() []field {
 		{key: "walk.max_file_bytes", ptr: &c.Walk.MaxFileBytes, must: "must be a non-negative integer (bytes; 0 = 1 MiB)",
 			ok: func() bool { return c.Walk.MaxFileBytes >= 0 }},
 		boolField("walk.include_hidden", &c.Walk.IncludeHidden),
+		boolField("walk.include_generated", &c.Walk.IncludeGenerated),
 		{key: "embed.provider", ptr: &c.Embed.Provider, must: "must be one of " + strings.Join(EmbedProviders(), ", "),
 			ok: func() bool { return c.Embed.Provider == "" || slices.Contains(EmbedProviders(), c.Embed.Provider) }},
 		{key: "embed.url", ptr: &c.Embed.URL, must: "must be an http or https URL such as http://127.0.0.1:11434/v1, with no query",

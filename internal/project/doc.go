@@ -34,8 +34,12 @@
 //     followed), other non-regular files, and files and directories whose
 //     names could not be shown safely (NameProblem: a control character
 //     such as a newline or an escape, invalid UTF-8), which would break
-//     part keys and spoof output lines. Nothing found is dropped
-//     without either an ignore rule or a reason.
+//     part keys and spoof output lines; with WalkOptions.SkipGenerated,
+//     package managers' lock files (IsLockFile) and generated files
+//     (Generated: Go's "Code generated … DO NOT EDIT." line or an
+//     at-sign generated marker in the leading comments; linguist-generated
+//     in the root's .gitattributes). Nothing found is dropped without
+//     an ignore rule, a reason, or the caller's WalkOptions.Select.
 //   - Walk reads ignore files whole and, of every other file, at most the
 //     first 8000 bytes; it never opens anything that is not a regular file.
 //   - Config. Its zero value is not useful: start from Defaults().

@@ -72,6 +72,8 @@ const (
 	SkipSymlink    = "symlink"
 	SkipSpecial    = "not a regular file"
 	SkipName       = "name"
+	SkipLockFile   = "lock file"
+	SkipGenerated  = "generated"
 )
 
 // Kind is the kind of s's reason: one of the Skip constants.
@@ -89,6 +91,10 @@ func (s Skipped) Kind() string {
 		return SkipSymlink
 	case r == "not a regular file":
 		return SkipSpecial
+	case r == LockFileReason:
+		return SkipLockFile
+	case strings.HasPrefix(r, generatedReasonPrefix):
+		return SkipGenerated
 	}
 	return SkipName // NameProblem's reasons
 }
@@ -114,6 +120,23 @@ type WalkOptions struct {
 	// with SecretFileReason. nil keeps none. A root that names such a
 	// file is listed: it was named explicitly.
 	KeepSecretFiles func(path string) bool
+	// Select, when not nil, lists (or skips) only the files it reports
+	// true for, roots that name files included; the others are left out
+	// silently, as ignored files are. Directories are entered either
+	// way. Walk calls it from one goroutine, in walk order.
+	Select func(path string) bool
+	// Prune, when not nil, leaves out silently the directories it reports
+	// true for, and everything under them (roots included).
+	Prune func(dir string) bool
+	// SkipGenerated reports lock files (IsLockFile) and generated files
+	// in Skipped, with LockFileReason and a "generated: …" reason: a
+	// file whose leading comments mark it generated (Generated), or one
+	// the .gitattributes file at fsys's root marks linguist-generated.
+	// A file KeepGenerated reports true for is listed whatever it is,
+	// even when a root names it: the caller decides what naming a file
+	// means.
+	SkipGenerated bool
+	KeepGenerated func(path string) bool
 	// Workers is how many goroutines read files for binary detection.
 	// 0 means GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -141,6 +164,11 @@ func (c WalkConfig) Options() WalkOptions {
 // directories whose names cannot be shown safely (NameProblem: a newline,
 // an escape or another control character, invalid UTF-8) are reported in
 // Skipped, sorted the same way.
+//
+// With opt.SkipGenerated, lock files and generated files are reported in
+// Skipped too (LockFileReason, "generated: …"), unless
+// opt.KeepGenerated keeps them; opt.Select leaves out silently the files
+// it does not select.
 //
 // A root that names a file is listed as itself even when it is ignored or
 // hidden: it was named explicitly. So is a root directory: it is walked even
@@ -172,6 +200,13 @@ func Walk(fsys fs.FS, roots []string, opt WalkOptions) ([]File, []Skipped, error
 		includeHidden: opt.IncludeHidden,
 		ignoreNames:   opt.IgnoreFiles,
 		keepSecret:    opt.KeepSecretFiles,
+		sel:           opt.Select,
+		prune:         opt.Prune,
+		skipGenerated: opt.SkipGenerated,
+		keepGenerated: opt.KeepGenerated,
+	}
+	if w.skipGenerated {
+		w.attrs = parseGeneratedAttributes(w.readIgnore(".gitattributes"))
 	}
 	if w.maxBytes <= 0 {
 		w.maxBytes = DefaultMaxFileBytes
@@ -188,7 +223,7 @@ func Walk(fsys fs.FS, roots []string, opt WalkOptions) ([]File, []Skipped, error
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	work := make(chan string, 256)
+	work := make(chan probeItem, 256)
 	results := make([]probeResult, workers)
 	var wg sync.WaitGroup
 	for i := range results {
@@ -234,10 +269,15 @@ type walker struct {
 	includeHidden bool
 	ignoreNames   []string
 	seen          map[string]bool // paths already sent, when there are several roots
-	work          chan<- string
+	work          chan<- probeItem
 	skipped       []Skipped
 	exclude       *ignoreList // .git/info/exclude, read on first use
 	keepSecret    func(path string) bool
+	sel           func(path string) bool
+	prune         func(dir string) bool
+	skipGenerated bool
+	keepGenerated func(path string) bool
+	attrs         attributes // linguist-generated in the root's .gitattributes
 }
 
 func (w *walker) skip(p, reason string) {
@@ -252,19 +292,37 @@ func (w *walker) send(p string) {
 		}
 		w.seen[p] = true
 	}
-	w.work <- p
+	item := probeItem{path: p}
+	if w.skipGenerated && (w.keepGenerated == nil || !w.keepGenerated(p)) {
+		if IsLockFile(p) {
+			w.skip(p, LockFileReason)
+			return
+		}
+		if w.attrs.generated(p) {
+			w.skip(p, generatedReason(generatedAttributeName+" in .gitattributes"))
+			return
+		}
+		item.checkGenerated = true
+	}
+	w.work <- item
 }
+
+// selected reports whether the walk lists (or skips) the file at p.
+func (w *walker) selected(p string) bool { return w.sel == nil || w.sel(p) }
 
 func (w *walker) walkRoot(root string) error {
 	info, err := fs.Lstat(w.fsys, root)
 	if err != nil {
 		return fmt.Errorf("project: walk: %w", err)
 	}
+	mode := info.Mode()
+	if !mode.IsDir() && !w.selected(root) {
+		return nil
+	}
 	if why := NameProblem(root); why != "" {
 		w.skip(root, why)
 		return nil
 	}
-	mode := info.Mode()
 	if mode&fs.ModeSymlink != 0 {
 		target, ok := w.followLink(root)
 		if !ok {
@@ -280,6 +338,9 @@ func (w *walker) walkRoot(root string) error {
 		w.send(root)
 		return nil
 	case mode.IsDir():
+		if w.prune != nil && root != "." && w.prune(root) {
+			return nil
+		}
 		return w.walkDir(root, w.rootStack(root), true)
 	default:
 		w.skip(root, "not a regular file")
@@ -367,7 +428,7 @@ func (w *walker) walkDir(dir string, stack []*ignoreList, isRoot bool) error {
 		}
 		p := join(dir, name)
 		t := e.Type()
-		if ignored(stack, p, t.IsDir()) {
+		if ignored(stack, p, t.IsDir()) || (!t.IsDir() && !w.selected(p)) || (t.IsDir() && w.prune != nil && w.prune(p)) {
 			continue
 		}
 		if why := NameProblem(name); why != "" {
@@ -506,15 +567,22 @@ type probeResult struct {
 	skipped []Skipped
 }
 
+// probeItem is a file queued for probing: its path, and whether its head
+// is to be read for a generated-file marker.
+type probeItem struct {
+	path           string
+	checkGenerated bool
+}
+
 // probe stats each queued file and reads its first 8000 bytes to tell text
-// from binary.
-func probe(fsys fs.FS, work <-chan string, maxBytes int64) probeResult {
+// from binary (and, when asked, generated from written).
+func probe(fsys fs.FS, work <-chan probeItem, maxBytes int64) probeResult {
 	var r probeResult
 	buf := make([]byte, BinaryProbeBytes)
-	for p := range work {
-		f, reason := probeFile(fsys, p, maxBytes, buf)
+	for it := range work {
+		f, reason := probeFile(fsys, it, maxBytes, buf)
 		if reason != "" {
-			r.skipped = append(r.skipped, Skipped{Path: p, Reason: reason})
+			r.skipped = append(r.skipped, Skipped{Path: it.path, Reason: reason})
 			continue
 		}
 		r.files = append(r.files, f)
@@ -522,7 +590,8 @@ func probe(fsys fs.FS, work <-chan string, maxBytes int64) probeResult {
 	return r
 }
 
-func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) {
+func probeFile(fsys fs.FS, it probeItem, maxBytes int64, buf []byte) (File, string) {
+	p := it.path
 	f, err := fsys.Open(p)
 	if err != nil {
 		return File{}, unreadable(err)
@@ -547,6 +616,11 @@ func probeFile(fsys fs.FS, p string, maxBytes int64, buf []byte) (File, string) 
 	}
 	if bin, _ := Binary(buf[:n]); bin {
 		return File{}, "binary"
+	}
+	if it.checkGenerated {
+		if why := Generated(buf[:n]); why != "" {
+			return File{}, generatedReason(why)
+		}
 	}
 	return File{Path: p, Size: size, ModTime: info.ModTime()}, ""
 }
