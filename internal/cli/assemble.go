@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,8 @@ type AssembleOptions struct {
 	ToEvidence      string // --to-evidence DIR: export into a new workspace
 	NoRedact        bool   // --no-redact: secrets left in the output
 	Verbose         bool   // -v: each skipped file, not only their counts
+	OutFile         string // -o FILE: the output written to FILE, atomically
+	Copy            bool   // --copy: the output copied to the clipboard
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -156,7 +159,10 @@ func (o *AssembleOptions) request() (app.Request, error) {
 // request of the flags: a pack of the paths when there is no target and
 // no source, else the facade's Context, which decides the mode. A query
 // on standard input ("-") is read here and marked as free text.
-func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
+//
+// A pack is written to w as it is rendered (its result then has no
+// Output); every other assembly is returned, for write to write.
+func (o *AssembleOptions) assemble(ctx context.Context, req app.Request, w io.Writer) (*app.Result, *app.Project, error) {
 	p, err := o.Project()
 	if err != nil {
 		return nil, nil, err
@@ -168,7 +174,7 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 		}
 		// Written as it is rendered when nothing is fitted: res then has
 		// no Output.
-		res, err := p.PackTo(ctx, req, o.IO.Out)
+		res, err := p.PackTo(ctx, req, w)
 		return res, p, err
 	}
 	var done func()
@@ -221,7 +227,15 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	if err != nil {
 		return err
 	}
-	res, p, err := o.assemble(ctx, req)
+	if o.ToEvidence != "" && (o.OutFile != "" || o.Copy) {
+		return cmdutil.Usagef("--to-evidence writes a workspace, not an output: -o and --copy do not apply")
+	}
+	out, err := o.openSink()
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	res, p, err := o.assemble(ctx, req, out.w)
 	if err != nil {
 		return err
 	}
@@ -230,12 +244,17 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 		o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)
 		return evidencecmd.Export(o.IO, p, o.ToEvidence, &res.Plan)
 	}
-	return o.write(res)
+	return o.write(out, res)
 }
 
-// write prints the result and its warnings.
-func (o *AssembleOptions) write(res *app.Result) error {
-	if _, err := o.IO.Out.Write(res.Output); err != nil {
+// write writes the result's output (a pack's was written as it was
+// rendered), puts the output in its place (-o, --copy), and prints the
+// warnings.
+func (o *AssembleOptions) write(out *sink, res *app.Result) error {
+	if _, err := out.w.Write(res.Output); err != nil {
+		return err
+	}
+	if err := out.commit(res.Plan.TotalTokens); err != nil {
 		return err
 	}
 	o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)

@@ -56,6 +56,7 @@ agent reads; the JSON around it is for tools.`,
 	o.addVerboseFlag(fs)
 	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
 	o.addRecordFlags(fs, false)
+	o.addOutputFlags(fs)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
+	"github.com/spf13/pflag"
+)
+
+// addOutputFlags adds -o/--output and --copy, to the commands that print
+// an assembly.
+func (o *AssembleOptions) addOutputFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.OutFile, "output", "o", "", "write the output to `FILE` instead of standard output: whole or not at all\n(a temporary file in the same directory, renamed over FILE once complete)")
+	fs.BoolVar(&o.Copy, "copy", false, "copy the output to the clipboard (pbcopy, clip.exe, wl-copy, xclip or xsel,\nwhichever is found); with -o, written to the file too, else only copied")
+}
+
+// sink is where an assembly's output goes: standard output, or the
+// temporary file that becomes -o FILE, and with --copy a buffer for the
+// clipboard (alone when there is no -o).
+type sink struct {
+	o    *AssembleOptions
+	w    io.Writer
+	file *outputFile
+	clip *cmdutil.Clipboard
+	buf  *bytes.Buffer
+}
+
+// openSink prepares the output before anything is assembled, so that a
+// path that cannot be written or a missing clipboard tool fails at once
+// and nothing is written. Call close after.
+func (o *AssembleOptions) openSink() (*sink, error) {
+	s := &sink{o: o, w: o.IO.Out}
+	if o.Copy {
+		c, err := cmdutil.FindClipboard()
+		if err != nil {
+			return nil, err
+		}
+		s.clip, s.buf = c, &bytes.Buffer{}
+		s.w = s.buf
+	}
+	if o.OutFile != "" {
+		f, err := createOutput(o.OutFile)
+		if err != nil {
+			return nil, err
+		}
+		s.file = f
+		s.w = f
+		if s.buf != nil {
+			s.w = io.MultiWriter(f, s.buf)
+		}
+	}
+	return s, nil
+}
+
+// commit puts the file in place and copies to the clipboard, saying on
+// standard error what went where (tokens is the output's count).
+func (s *sink) commit(tokens int) error {
+	if s.file != nil {
+		if err := s.file.commit(); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.o.IO.ErrOut, "wrote %s (%s tokens)\n", s.o.OutFile, thousands(tokens))
+	}
+	if s.clip != nil {
+		if err := s.clip.Copy(s.buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.o.IO.ErrOut, "copied to the clipboard with %s (%s tokens, %s bytes)\n", s.clip.Name, thousands(tokens), thousands(s.buf.Len()))
+	}
+	return nil
+}
+
+// close removes the temporary file when commit was not reached.
+func (s *sink) close() {
+	if s.file != nil {
+		s.file.abort()
+	}
+}
+
+// outputFile is -o FILE being written: a temporary file beside it,
+// made at the first write (so that a pack of the directory never sees
+// it), renamed over it by commit, removed by abort.
+type outputFile struct {
+	name string
+	f    *os.File
+	done bool
+}
+
+// createOutput starts writing name. It fails, with the path and what to
+// do, when name is a directory or its directory is missing or not
+// writable: a temporary file is made there and removed at once, to know.
+func createOutput(name string) (*outputFile, error) {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		return nil, cmdutil.Usagef("-o %s: is a directory; name a file", name)
+	}
+	dir := filepath.Dir(name)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, cmdutil.Usagef("-o %s: directory %s does not exist; create it first", name, dir)
+	}
+	o := &outputFile{name: name}
+	if err := o.open(); err != nil {
+		return nil, err
+	}
+	o.f.Close()
+	os.Remove(o.f.Name())
+	o.f = nil
+	return o, nil
+}
+
+// open makes the temporary file.
+func (o *outputFile) open() error {
+	dir := filepath.Dir(o.name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(o.name)+".*.tmp")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("-o %s: cannot write in %s: %w", o.name, dir, err)
+	}
+	o.f = f
+	return nil
+}
+
+func (o *outputFile) Write(p []byte) (int, error) {
+	if o.f == nil {
+		if err := o.open(); err != nil {
+			return 0, err
+		}
+	}
+	return o.f.Write(p)
+}
+
+// commit closes the temporary file and renames it over the file; a file
+// it replaces keeps its mode, a new one is 0644.
+func (o *outputFile) commit() error {
+	if o.f == nil {
+		if err := o.open(); err != nil { // an empty output
+			return err
+		}
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(o.name); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	err := o.f.Chmod(perm)
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(o.f.Name(), o.name)
+	}
+	if err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("-o %s: %w", o.name, err)
+	}
+	o.done = true
+	return nil
+}
+
+func (o *outputFile) abort() {
+	if o.done || o.f == nil {
+		return
+	}
+	o.f.Close()
+	os.Remove(o.f.Name())
+	o.done = true
+}
+
+// splitName is the file of part i (from 1) of a split output written to
+// name: the number before the extension, out.txt → out.1.txt, out →
+// out.1.
+func splitName(name string, i int) string {
+	ext := filepath.Ext(name)
+	if ext == "" || strings.HasPrefix(filepath.Base(name), ext) {
+		return fmt.Sprintf("%s.%d", name, i)
+	}
+	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), i, ext)
+}
