@@ -24,6 +24,9 @@ type Plan = render.Plan
 type Result struct {
 	Plan   Plan
 	Output []byte // what the requested format prints
+	// JSON says Output is the plan as JSON (the json format), not the
+	// content: set by PackSplit, whose outputs a front end separates.
+	JSON bool
 }
 
 // Reserves are the tokens kept back from a context window (DESIGN §3).
@@ -344,14 +347,56 @@ func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result
 	return &Result{Plan: res.Plan}, nil
 }
 
+// PackSplit assembles the pack an unbudgeted request would (every file
+// under req.Paths at the requested depth, as Pack with overflow allow and
+// no budget), divided into outputs that each take at most the request's
+// budget (--budget, --window, the configuration's, else DefaultBudget), in
+// order: their union shows every file that pack shows, a file too large
+// for one output cut into pieces of lines (pack.Split). Overflow and
+// strategy have nothing to decide and are ignored.
+func (p *Project) PackSplit(ctx context.Context, req Request) ([]*Result, error) {
+	budget, err := p.budget(req)
+	if err != nil {
+		return nil, err
+	}
+	if budget == 0 { // overflow allow with no budget given: the default one
+		budget = DefaultBudget
+	}
+	parts, o, err := p.packPartsAs(ctx, req, true)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := pack.Split(parts, o, budget)
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) == 0 {
+		return nil, checkEmpty(&Plan{Mode: o.Mode, Target: o.Target, Warnings: o.Warnings}, packSearched(o.Warnings))
+	}
+	res := make([]*Result, len(outs))
+	for i, r := range outs {
+		res[i] = &Result{Plan: r.Plan, Output: r.Output, JSON: o.Format == render.JSON}
+	}
+	return res, nil
+}
+
 // packParts resolves a pack request into engine options, the
 // configuration and the pack defaults filling what it leaves empty, and
 // collects its parts (internal/collect/files).
 func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack.Options, error) {
-	unbudgeted := p.unbudgeted(req)
+	return p.packPartsAs(ctx, req, p.unbudgeted(req))
+}
+
+// packPartsAs is packParts, for an unbudgeted pack when unbudgeted is
+// true whatever the request says (its options then have no budget and
+// overflow allow).
+func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool) ([]pack.Part, pack.Options, error) {
 	o, err := p.options(req)
 	if err != nil {
 		return nil, o, err
+	}
+	if unbudgeted {
+		o.Budget, o.Overflow = 0, pack.Allow
 	}
 	if unbudgeted && req.DedupThreshold == 0 {
 		o.DedupThreshold = 1 // with no budget, only exact copies are left out

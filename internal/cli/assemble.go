@@ -48,6 +48,7 @@ type AssembleOptions struct {
 	Verbose         bool   // -v: each skipped file, not only their counts
 	OutFile         string // -o FILE: the output written to FILE, atomically
 	Copy            bool   // --copy: the output copied to the clipboard
+	SplitOutput     bool   // pack --split-output: outputs of at most the budget each
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -229,6 +230,9 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	}
 	if o.ToEvidence != "" && (o.OutFile != "" || o.Copy) {
 		return cmdutil.Usagef("--to-evidence writes a workspace, not an output: -o and --copy do not apply")
+	}
+	if o.SplitOutput {
+		return o.splitRun(ctx, req)
 	}
 	out, err := o.openSink()
 	if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
 	"github.com/spf13/pflag"
 )
@@ -183,4 +185,68 @@ func splitName(name string, i int) string {
 		return fmt.Sprintf("%s.%d", name, i)
 	}
 	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), i, ext)
+}
+
+// splitRun is pack --split-output: the unbudgeted pack in outputs of at
+// most the budget each, written to -o FILE as FILE.1.EXT, FILE.2.EXT…
+// (all or none: each a temporary file until every one is written), or to
+// standard output one after another, each but a json plan after a line
+// "--- ctxpack: output I of N, T tokens ---" that no output counts.
+func (o *AssembleOptions) splitRun(ctx context.Context, req app.Request) error {
+	if o.Copy {
+		return cmdutil.Usagef("--copy takes one output; --split-output makes several: write them with -o FILE")
+	}
+	var files []*outputFile
+	if o.OutFile != "" {
+		f, err := createOutput(o.OutFile) // fails now if FILE's directory cannot be written
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	p, err := o.Project()
+	if err != nil {
+		return err
+	}
+	outs, err := p.PackSplit(ctx, req)
+	if err != nil {
+		return err
+	}
+	first := &outs[0].Plan
+	if o.OutFile == "" {
+		for _, r := range outs {
+			if r.Plan.Split != nil && !r.JSON {
+				fmt.Fprintf(o.IO.Out, "--- ctxpack: output %d of %d, %s tokens ---\n", r.Plan.Split.Index, r.Plan.Split.Count, thousands(r.Plan.TotalTokens))
+			}
+			if _, err := o.IO.Out.Write(r.Output); err != nil {
+				return err
+			}
+		}
+		o.IO.WarnSkipped(first.Warnings, first.Skipped, o.Verbose)
+		return nil
+	}
+	files = files[:0]
+	defer func() {
+		for _, f := range files {
+			f.abort()
+		}
+	}()
+	for i, r := range outs {
+		f, err := createOutput(splitName(o.OutFile, i+1))
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		if _, err := f.Write(r.Output); err != nil {
+			return fmt.Errorf("-o %s: %w", f.name, err)
+		}
+	}
+	for i, f := range files {
+		if err := f.commit(); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.IO.ErrOut, "wrote %s (%s tokens)\n", f.name, thousands(outs[i].Plan.TotalTokens))
+	}
+	o.IO.WarnSkipped(first.Warnings, first.Skipped, o.Verbose)
+	return nil
 }

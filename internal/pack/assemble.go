@@ -19,6 +19,11 @@ type Result struct {
 	Plan render.Plan
 	// Output is what the format writes: the content, or the plan as JSON.
 	Output []byte
+
+	// shown are the parts shown, in render order, as shown: a copy
+	// (Options.ShowCopies) is the one-line part naming the part it
+	// repeats. Split reads them.
+	shown []*Part
 }
 
 // BudgetError reports that the parts could not be fitted: the pinned parts

@@ -178,7 +178,10 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
 	plan.Digest = out.digest()
-	res := &Result{Plan: plan}
+	res := &Result{Plan: plan, shown: make([]*Part, len(list))}
+	for i, it := range list {
+		res.shown[i] = it.Part
+	}
 	switch {
 	case w != nil:
 		if o.Format == render.JSON {
