@@ -50,6 +50,15 @@ type Request struct {
 	// task alone asks for its artifacts.
 	Sources []string
 	Task    string
+
+	// LineNumbers starts each line of a file's text with its number in
+	// the file; RemoveComments removes the comments of Go, Python and the
+	// C family (files in other languages are left as they are, which a
+	// warning says); RemoveEmptyLines removes blank lines. Each is done
+	// before anything is counted, and the plan lists it for each part.
+	LineNumbers      bool
+	RemoveComments   bool
+	RemoveEmptyLines bool
 }
 
 func (r Request) app() app.Request {
@@ -57,6 +66,7 @@ func (r Request) app() app.Request {
 		Budget: r.Budget, Tokenizer: r.Tokenizer, Format: r.Format, Depth: r.Depth,
 		Overflow: r.Overflow, Strategy: r.Strategy, Paths: r.Paths, LinkDepth: r.LinkDepth,
 		Sources: r.Sources, Task: r.Task,
+		LineNumbers: r.LineNumbers, RemoveComments: r.RemoveComments, RemoveEmptyLines: r.RemoveEmptyLines,
 	}
 }
 

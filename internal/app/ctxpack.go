@@ -94,6 +94,16 @@ type Request struct {
 	// NoCache assembles without the assembly cache (.ctxpack/cache/),
 	// neither reading nor writing it; the answer is the same either way.
 	NoCache bool
+
+	// LineNumbers, RemoveComments and RemoveEmptyLines change the full
+	// text of every part from a file before it is counted (pack.Transform):
+	// each line starts with its number in the file; the comments of the
+	// languages whose syntax is known (Go, Python, the C family) are
+	// removed, a part in another language left as it is; blank lines are
+	// removed. The plan lists what was done to each part.
+	LineNumbers      bool
+	RemoveComments   bool
+	RemoveEmptyLines bool
 }
 
 // DefaultBudget is the budget used when neither the request nor the
@@ -214,6 +224,7 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	if o.Secrets, err = p.scanner(req); err != nil {
 		return o, err
 	}
+	o.Transform = pack.Transform{LineNumbers: req.LineNumbers, RemoveComments: req.RemoveComments, RemoveEmptyLines: req.RemoveEmptyLines}
 	return o, nil
 }
 

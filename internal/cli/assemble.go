@@ -49,6 +49,9 @@ type AssembleOptions struct {
 	OutFile         string // -o FILE: the output written to FILE, atomically
 	Copy            bool   // --copy: the output copied to the clipboard
 	SplitOutput     bool   // pack --split-output: outputs of at most the budget each
+	LineNumbers     bool   // --line-numbers
+	RemoveComments  bool   // --remove-comments
+	RemoveEmpty     bool   // --remove-empty-lines
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -67,6 +70,9 @@ func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
 	optionalBoolVar(fs, &o.PreferRecent, "prefer-recent", "rank recently changed files higher (git commit times; default from config)")
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from\nwhich state (mode, target, tokenizer, budget, state root)")
 	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
+	fs.BoolVar(&o.LineNumbers, "line-numbers", false, "start each line of a file's text with its line number in the file\n(a part from line 120 starts at 120), counted in the budget")
+	fs.BoolVar(&o.RemoveComments, "remove-comments", false, "remove comments (Go, Python and the C family: C, C++, C#, Java,\nJavaScript, TypeScript, Rust, Kotlin, Swift, Scala; strings are left alone)\nbefore counting; files in other languages are left as they are, and a\nwarning counts them")
+	fs.BoolVar(&o.RemoveEmpty, "remove-empty-lines", false, "remove blank lines from files' text before counting")
 	fs.StringVar(&o.WalkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
 	_ = fs.MarkHidden("walk-order")
 }
@@ -138,7 +144,8 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		ItemCap: o.ItemCap, LinkDepth: o.LinkDepth, NoCache: o.NoCache,
 		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
-		NoRedact: o.NoRedact,
+		NoRedact:    o.NoRedact,
+		LineNumbers: o.LineNumbers, RemoveComments: o.RemoveComments, RemoveEmptyLines: o.RemoveEmpty,
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)

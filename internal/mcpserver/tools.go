@@ -35,6 +35,10 @@ type assembly struct {
 	Tokenizer string `json:"tokenizer,omitempty"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower levels, then drop)"`
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
+	// Transforms of files' text, counted in the budget.
+	LineNumbers      bool `json:"line_numbers,omitempty" jsonschema:"each line of a file starts with its number in the file"`
+	RemoveComments   bool `json:"remove_comments,omitempty" jsonschema:"remove comments (Go, Python, C family)"`
+	RemoveEmptyLines bool `json:"remove_empty_lines,omitempty"`
 }
 
 // ContextIn are the arguments of the context tool.
@@ -306,6 +310,7 @@ func (s *Server) request(a assembly) app.Request {
 	return app.Request{
 		Budget: a.Budget, Depth: a.Depth, Format: a.Format, Tokenizer: a.Tokenizer,
 		Overflow: a.Overflow, Strategy: a.Strategy,
+		LineNumbers: a.LineNumbers, RemoveComments: a.RemoveComments, RemoveEmptyLines: a.RemoveEmptyLines,
 		NoCache: s.o.ReadOnly,
 		Index:   app.IndexOptions{NoUpdate: s.o.ReadOnly},
 	}
@@ -383,13 +388,16 @@ type PartOut struct {
 	Via       []string `json:"via,omitempty"`
 	Truncated bool     `json:"truncated,omitempty"`
 	Reason    string   `json:"reason,omitempty"`
+	// Transforms are what was done to the text beyond its level
+	// (line_numbers, remove_comments, remove_empty_lines).
+	Transforms []string `json:"transforms,omitempty"`
 }
 
 // briefPlan is plan as PlanOut.
 func briefPlan(plan app.Plan) PlanOut {
 	parts := make([]PartOut, len(plan.Parts))
 	for i, p := range plan.Parts {
-		parts[i] = PartOut{Path: p.Path, Lines: p.Lines, Tokens: p.Tokens, Via: p.Via, Truncated: p.Truncated, Reason: p.Reason}
+		parts[i] = PartOut{Path: p.Path, Lines: p.Lines, Tokens: p.Tokens, Via: p.Via, Truncated: p.Truncated, Reason: p.Reason, Transforms: p.Transforms}
 		if p.Level != "full" {
 			parts[i].Level = p.Level
 		}

@@ -176,6 +176,9 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 		if opt.Secrets != nil {
 			it.red = &redaction{sc: opt.Secrets}
 		}
+		if opt.Transform.any() && p.Path != "" {
+			it.tf = &opt.Transform
+		}
 		lo, top := it.eagerRange()
 		it.top = top
 		it.pending = p.More != nil && top-lo > 1

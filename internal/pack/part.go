@@ -320,6 +320,10 @@ type Options struct {
 	// findings in what is shown (render.Plan.Redactions). nil leaves
 	// texts as they are.
 	Secrets *secrets.Scanner `json:"-"`
+	// Transform changes the full text of every part with a path before
+	// anything is counted: comments and empty lines removed, line numbers
+	// added (see Transform).
+	Transform Transform
 	// FullSequence bounds the work spent finding the budget at which each
 	// left-out part would enter: the whole sequence is built when there are
 	// at most this many parts (0 means 5,000); beyond that it stops once the

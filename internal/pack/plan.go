@@ -77,6 +77,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	// ahead of the one written, so that with w only those few are held.
 	out := newSink(o.Tokenizer, w, o.chunker)
 	tokens := make([]int, len(list))
+	notes := make([]transformNote, len(list))
 	textTokens := 0 // coverage is a share of the budget: the text alone, without headings
 	open, close := f.frame(list)
 	if len(list) > 0 {
@@ -101,6 +102,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			}
 			out.add(seg.body, seg.tokens)
 			tokens[i] += seg.tokens
+			notes[i] = seg.note
 			textTokens += seg.textTokens
 			if ch := chosen[list[i]]; !ch.truncated {
 				f.c.counts(list[i])[ch.level] = int32(seg.tokens)
@@ -134,6 +136,16 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		plan.Paths = []string{}
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
+	if o.Transform.any() {
+		var tn []transformNote
+		var paths []string
+		for i, it := range list {
+			if it.tf != nil && chosen[it].level == Full {
+				tn, paths = append(tn, notes[i]), append(paths, it.Path)
+			}
+		}
+		plan.Warnings = append(plan.Warnings, transformWarnings(o.Transform, tn, paths)...)
+	}
 	plan.Skipped = o.Skipped
 
 	for i, it := range list {
@@ -156,6 +168,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			lines := it.Lines
 			pp.Lines = &lines
 		}
+		pp.Transforms = notes[i].strings()
 		if it.q != 0 || len(it.Components) > 0 {
 			s := float64(it.q) / rank.Quantum
 			pp.Score = &s
@@ -235,6 +248,7 @@ type segment struct {
 	body       string
 	tokens     int // the body's
 	textTokens int // the text's, when there is a budget
+	note       transformNote
 }
 
 // segment renders the item as chosen; known is its body's count when
@@ -243,11 +257,14 @@ type segment struct {
 func (f *fitter) segment(it *item, ch *choice, known int) segment {
 	o := f.opt
 	text := ch.text
+	var note transformNote
 	if !ch.truncated {
-		text = it.textAt(ch.level)
+		text, note = it.noted(ch.level)
+	} else if it.tf != nil {
+		_, note = it.noted(ch.level)
 	}
 	b := it.block(ch.level, text)
-	seg := segment{body: render.Body(o.Format, b), tokens: known}
+	seg := segment{body: render.Body(o.Format, b), tokens: known, note: note}
 	if seg.tokens < 0 {
 		seg.tokens = o.Tokenizer.Count(seg.body)
 	}

@@ -97,6 +97,10 @@ type PlanPart struct {
 	Truncated  bool               `json:"truncated,omitempty"`
 	// Reason says why the part is not shown in full; empty when it is.
 	Reason string `json:"reason,omitempty"`
+	// Transforms say how the text shown differs from the part's own
+	// beyond its level: comments or empty lines removed (with how many
+	// lines), line numbers added (pack.Transform).
+	Transforms []string `json:"transforms,omitempty"`
 }
 
 // The words a reason starts with when the budget decided it: the engine
