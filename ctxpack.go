@@ -59,6 +59,8 @@ type Request struct {
 	LineNumbers      bool
 	RemoveComments   bool
 	RemoveEmptyLines bool
+	// Tree starts a Pack with the directory structure of its files.
+	Tree bool
 }
 
 func (r Request) app() app.Request {
@@ -67,6 +69,7 @@ func (r Request) app() app.Request {
 		Overflow: r.Overflow, Strategy: r.Strategy, Paths: r.Paths, LinkDepth: r.LinkDepth,
 		Sources: r.Sources, Task: r.Task,
 		LineNumbers: r.LineNumbers, RemoveComments: r.RemoveComments, RemoveEmptyLines: r.RemoveEmptyLines,
+		Tree: r.Tree,
 	}
 }
 

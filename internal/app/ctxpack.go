@@ -104,6 +104,12 @@ type Request struct {
 	LineNumbers      bool
 	RemoveComments   bool
 	RemoveEmptyLines bool
+
+	// Tree puts the directory structure of the files a pack holds at its
+	// top (Pack, PackTo, PackSplit; pack.Options.Structure): a part
+	// fitted before the files and lowered or dropped, with its reason,
+	// like any other.
+	Tree bool
 }
 
 // DefaultBudget is the budget used when neither the request nor the
@@ -414,6 +420,7 @@ func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool)
 	}
 	o.ShowCopies = true
 	o.MetaAsTree = true
+	o.Structure = req.Tree
 	roots, err := p.roots(req.Paths)
 	if err != nil {
 		return nil, o, err

@@ -52,6 +52,7 @@ type AssembleOptions struct {
 	LineNumbers     bool   // --line-numbers
 	RemoveComments  bool   // --remove-comments
 	RemoveEmpty     bool   // --remove-empty-lines
+	Tree            bool   // pack --tree
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -146,6 +147,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
 		NoRedact:    o.NoRedact,
 		LineNumbers: o.LineNumbers, RemoveComments: o.RemoveComments, RemoveEmptyLines: o.RemoveEmpty,
+		Tree: o.Tree,
 	}
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)

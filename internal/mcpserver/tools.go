@@ -46,6 +46,7 @@ type ContextIn struct {
 	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files and directories packed together (. for the whole project)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
+	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with their directory structure"`
 	assembly
 	LinkDepth int      `json:"link_depth,omitempty" jsonschema:"task: links to follow (absent: all)"`
 	Sources   []string `json:"sources,omitempty" jsonschema:"search target in these sources instead, the budget shared among them"`
@@ -57,6 +58,7 @@ type ContextIn struct {
 type PackIn struct {
 	Paths []string `json:"paths,omitempty"`
 	Query string   `json:"query,omitempty"`
+	Tree  bool     `json:"tree,omitempty"`
 	assembly
 }
 
@@ -435,7 +437,9 @@ func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in Conte
 	case pack && (in.LinkDepth != 0 || in.Sources != nil || in.Task != "" || in.Limit != 0):
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: link_depth, sources, task and limit go with a target, not with paths")
 	case pack:
-		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, assembly: in.assembly})
+		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, Tree: in.Tree, assembly: in.assembly})
+	case in.Tree:
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: tree goes with paths, not with a target")
 	case strings.TrimSpace(in.Target) == "":
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: give target (a task id, a path, or free text) or paths")
 	}
@@ -456,7 +460,7 @@ func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) 
 		}
 	}
 	r := s.request(in.assembly)
-	r.Paths, r.Query = in.Paths, in.Query
+	r.Paths, r.Query, r.Tree = in.Paths, in.Query, in.Tree
 	p, err := s.open()
 	if err != nil {
 		return nil, PlanOut{}, err

@@ -85,6 +85,11 @@ func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 	if err := validateParts(parts); err != nil {
 		return nil, err
 	}
+	if opt.Structure {
+		if s, ok := structurePart(parts); ok {
+			parts = append(slices.Clip(parts), s)
+		}
+	}
 	fail := &failure{}
 	items, err := prepare(parts, &opt, fail)
 	if err != nil {

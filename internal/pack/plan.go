@@ -65,7 +65,11 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		list = rest
 		if t, _ := f.treeItem(treeList, f.reserve); t != nil {
 			chosen[t] = &choice{level: Full}
-			list = append([]*item{t}, list...)
+			at := 0 // first, after the directory structure (Options.Structure)
+			if len(list) > 0 && list[0].Key == StructureKey {
+				at = 1
+			}
+			list = slices.Insert(list, at, t)
 		}
 	}
 

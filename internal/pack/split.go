@@ -41,6 +41,7 @@ func Split(parts []Part, opt Options, budget int) ([]*Result, error) {
 	each := opt
 	each.Overflow, each.Budget = Allow, budget
 	each.DedupThreshold, each.ShowCopies, each.MetaAsTree, each.MaxChunksPerDoc = -1, false, false, 0
+	each.Structure = false // the structure is a part of the first output
 	each.Dropped, each.Skipped = nil, nil
 	s := &splitter{opt: &each, budget: budget}
 	if err := s.init(); err != nil {
