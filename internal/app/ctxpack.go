@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -104,6 +105,13 @@ type Request struct {
 	LineNumbers      bool
 	RemoveComments   bool
 	RemoveEmptyLines bool
+
+	// Output is the file the front end writes the output to (-o FILE),
+	// relative to the directory the project was opened from, or absolute;
+	// "" for none. A pack leaves it out of its input, with the outputs of
+	// a split of it (SplitName), each among the skipped, so that a run
+	// never packs an earlier run's output.
+	Output string
 
 	// Tree puts the directory structure of the files a pack holds at its
 	// top (Pack, PackTo, PackSplit; pack.Options.Structure): a part
@@ -436,6 +444,7 @@ func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool)
 		Query:   req.Query,
 		Changed: o.PreferRecent && !ranked,
 		Reverse: req.ReverseWalk,
+		Leave:   p.leaveOutput(req.Output),
 		Relevance: func(ctx context.Context, query string) (map[string]float64, []string, error) {
 			hits, warnings, err := p.RankFiles(ctx, query, req.Index)
 			if err != nil {
@@ -513,4 +522,50 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// leaveOutput is the files.Request.Leave of a pack that writes to out
+// (Request.Output): out itself, and the outputs of a split of it
+// (SplitName), when out is under the project root; nil otherwise.
+func (p *Project) leaveOutput(out string) func(string) string {
+	if out == "" {
+		return nil
+	}
+	rel, err := project.Resolve(p.Root, p.Dir, out)
+	if err != nil || rel == "." {
+		return nil
+	}
+	dir, base := path.Split(rel)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if ext == base {
+		stem, ext = base, ""
+	}
+	return func(f string) string {
+		if f == rel {
+			return project.OutputReason
+		}
+		d, b := path.Split(f)
+		if d != dir || !strings.HasPrefix(b, stem+".") || !strings.HasSuffix(b, ext) {
+			return ""
+		}
+		n := strings.TrimSuffix(strings.TrimPrefix(b, stem+"."), ext)
+		if n != "" && strings.Trim(n, "0123456789") == "" && n[0] != '0' {
+			return project.OutputReason
+		}
+		return ""
+	}
+}
+
+// SplitName is the file of output i (from 1) of a split output written
+// to name (-o FILE with --split-output): the number before the extension,
+// out.txt → out.1.txt; a name with no extension (or only one, .pack)
+// gets it at the end, out → out.1.
+func SplitName(name string, i int) string {
+	ext := filepath.Ext(name)
+	base := filepath.Base(name)
+	if ext == "" || ext == base {
+		return fmt.Sprintf("%s.%d", name, i)
+	}
+	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), i, ext)
 }

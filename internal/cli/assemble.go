@@ -149,6 +149,11 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		LineNumbers: o.LineNumbers, RemoveComments: o.RemoveComments, RemoveEmptyLines: o.RemoveEmpty,
 		Tree: o.Tree,
 	}
+	out, err := o.outPath()
+	if err != nil {
+		return req, err
+	}
+	req.Output = out
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)
 	}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
@@ -34,6 +33,19 @@ type sink struct {
 	buf  *bytes.Buffer
 }
 
+// outPath is -o FILE as a path: relative to -C DIR when given (the
+// command runs as if started there), as the paths of the request are.
+func (o *AssembleOptions) outPath() (string, error) {
+	if o.OutFile == "" || filepath.IsAbs(o.OutFile) || o.Globals == nil || o.Globals.Dir == "" {
+		return o.OutFile, nil
+	}
+	base, err := o.Globals.Base()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, o.OutFile), nil
+}
+
 // openSink prepares the output before anything is assembled, so that a
 // path that cannot be written or a missing clipboard tool fails at once
 // and nothing is written. Call close after.
@@ -48,7 +60,11 @@ func (o *AssembleOptions) openSink() (*sink, error) {
 		s.w = s.buf
 	}
 	if o.OutFile != "" {
-		f, err := createOutput(o.OutFile)
+		name, err := o.outPath()
+		if err != nil {
+			return nil, err
+		}
+		f, err := createOutput(name, o.OutFile)
 		if err != nil {
 			return nil, err
 		}
@@ -90,23 +106,23 @@ func (s *sink) close() {
 // made at the first write (so that a pack of the directory never sees
 // it), renamed over it by commit, removed by abort.
 type outputFile struct {
-	name string
-	f    *os.File
-	done bool
+	name  string // the path written
+	shown string // FILE as given, for messages
+	f     *os.File
+	done  bool
 }
 
 // createOutput starts writing name. It fails, with the path and what to
 // do, when name is a directory or its directory is missing or not
 // writable: a temporary file is made there and removed at once, to know.
-func createOutput(name string) (*outputFile, error) {
+func createOutput(name, shown string) (*outputFile, error) {
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-		return nil, cmdutil.Usagef("-o %s: is a directory; name a file", name)
+		return nil, cmdutil.Usagef("-o %s: is a directory; name a file", shown)
 	}
-	dir := filepath.Dir(name)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, cmdutil.Usagef("-o %s: directory %s does not exist; create it first", name, dir)
+	if fi, err := os.Stat(filepath.Dir(name)); err != nil || !fi.IsDir() {
+		return nil, cmdutil.Usagef("-o %s: directory %s does not exist; create it first", shown, filepath.Dir(shown))
 	}
-	o := &outputFile{name: name}
+	o := &outputFile{name: name, shown: shown}
 	if err := o.open(); err != nil {
 		return nil, err
 	}
@@ -125,7 +141,7 @@ func (o *outputFile) open() error {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return fmt.Errorf("-o %s: cannot write in %s: %w", o.name, dir, err)
+		return fmt.Errorf("-o %s: cannot write in %s: %w", o.shown, filepath.Dir(o.shown), err)
 	}
 	o.f = f
 	return nil
@@ -161,7 +177,7 @@ func (o *outputFile) commit() error {
 	}
 	if err != nil {
 		os.Remove(o.f.Name())
-		return fmt.Errorf("-o %s: %w", o.name, err)
+		return fmt.Errorf("-o %s: %w", o.shown, err)
 	}
 	o.done = true
 	return nil
@@ -176,17 +192,6 @@ func (o *outputFile) abort() {
 	o.done = true
 }
 
-// splitName is the file of part i (from 1) of a split output written to
-// name: the number before the extension, out.txt → out.1.txt, out →
-// out.1.
-func splitName(name string, i int) string {
-	ext := filepath.Ext(name)
-	if ext == "" || strings.HasPrefix(filepath.Base(name), ext) {
-		return fmt.Sprintf("%s.%d", name, i)
-	}
-	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), i, ext)
-}
-
 // splitRun is pack --split-output: the unbudgeted pack in outputs of at
 // most the budget each, written to -o FILE as FILE.1.EXT, FILE.2.EXT…
 // (all or none: each a temporary file until every one is written), or to
@@ -197,8 +202,12 @@ func (o *AssembleOptions) splitRun(ctx context.Context, req app.Request) error {
 		return cmdutil.Usagef("--copy takes one output; --split-output makes several: write them with -o FILE")
 	}
 	var files []*outputFile
+	name, err := o.outPath()
+	if err != nil {
+		return err
+	}
 	if o.OutFile != "" {
-		f, err := createOutput(o.OutFile) // fails now if FILE's directory cannot be written
+		f, err := createOutput(name, o.OutFile) // fails now if FILE's directory cannot be written
 		if err != nil {
 			return err
 		}
@@ -232,20 +241,20 @@ func (o *AssembleOptions) splitRun(ctx context.Context, req app.Request) error {
 		}
 	}()
 	for i, r := range outs {
-		f, err := createOutput(splitName(o.OutFile, i+1))
+		f, err := createOutput(app.SplitName(name, i+1), app.SplitName(o.OutFile, i+1))
 		if err != nil {
 			return err
 		}
 		files = append(files, f)
 		if _, err := f.Write(r.Output); err != nil {
-			return fmt.Errorf("-o %s: %w", f.name, err)
+			return fmt.Errorf("-o %s: %w", f.shown, err)
 		}
 	}
 	for i, f := range files {
 		if err := f.commit(); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.IO.ErrOut, "wrote %s (%s tokens)\n", f.name, thousands(outs[i].Plan.TotalTokens))
+		fmt.Fprintf(o.IO.ErrOut, "wrote %s (%s tokens)\n", f.shown, thousands(outs[i].Plan.TotalTokens))
 	}
 	o.IO.WarnSkipped(first.Warnings, first.Skipped, o.Verbose)
 	return nil

@@ -72,7 +72,13 @@ const (
 	SkipSymlink    = "symlink"
 	SkipSpecial    = "not a regular file"
 	SkipName       = "name"
+	SkipOutput     = "output" // the file a command writes its output to (OutputReason)
 )
+
+// OutputReason is the reason a file is left out of the input for being
+// where the command writes its output (-o FILE): the output of an earlier
+// run would be packed into the next.
+const OutputReason = "the output of this command (-o), left out of its input"
 
 // Kind is the kind of s's reason: one of the Skip constants.
 func (s Skipped) Kind() string {
@@ -89,6 +95,8 @@ func (s Skipped) Kind() string {
 		return SkipSymlink
 	case r == "not a regular file":
 		return SkipSpecial
+	case r == OutputReason:
+		return SkipOutput
 	}
 	return SkipName // NameProblem's reasons
 }
