@@ -81,7 +81,11 @@ func (t *Transform) apply(p string, first int, text string) (string, transformNo
 	first = max(first, 1)
 	width := 0
 	if t.LineNumbers {
-		width = len(strconv.Itoa(first + strings.Count(text, "\n")))
+		last := first + strings.Count(text, "\n")
+		if strings.HasSuffix(text, "\n") {
+			last--
+		}
+		width = len(strconv.Itoa(last))
 		note.numbered = true
 	}
 	var b strings.Builder

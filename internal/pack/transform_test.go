@@ -37,6 +37,8 @@ func TestTransform(t *testing.T) {
 			"int x;\r\nint y;\r\n", []string{"comments removed: 1 line whole, 1 in part"}},
 		{"unknown language", Transform{RemoveComments: true}, "a.md", 1, "# title\n<!-- c -->\n",
 			"# title\n<!-- c -->\n", []string{"comments left: the language's comment syntax is not known"}},
+		{"width of the last line", Transform{LineNumbers: true}, "a.txt", 1, "1\n2\n3\n4\n5\n6\n7\n8\n9\n",
+			"1: 1\n2: 2\n3: 3\n4: 4\n5: 5\n6: 6\n7: 7\n8: 8\n9: 9\n", []string{"line numbers added"}},
 		{"empty lines only", Transform{RemoveEmptyLines: true}, "a.md", 1, "a\n\n \t\nb\n\n",
 			"a\nb\n", []string{"empty lines removed: 3"}},
 	}
