@@ -113,6 +113,9 @@ type Part struct {
 	Factors map[string]float64 `json:"components"`
 	// Reason says why the part is not shown in full; empty when it is.
 	Reason string `json:"reason"`
+	// Transforms say how its text differs from the file's beyond its
+	// level: comments or empty lines removed, line numbers added.
+	Transforms []string `json:"transforms"`
 }
 
 // Dropped is a part left out, and why.
@@ -140,6 +143,7 @@ func result(res *app.Result, err error) (*Result, error) {
 		pl.Parts[i] = Part{
 			Key: pp.Key, Source: pp.Source, Type: pp.Type, Path: pp.Path, Lines: pp.Lines, Level: pp.Level,
 			Tokens: pp.Tokens, CID: pp.CID, Via: pp.Via, Score: pp.Score, Factors: pp.Components, Reason: pp.Reason,
+			Transforms: pp.Transforms,
 		}
 	}
 	for i, d := range ap.Dropped {
