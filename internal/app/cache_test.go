@@ -221,10 +221,12 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"LinkDepth": {{LinkDepth: 1}}, "ReverseWalk": {{ReverseWalk: true}}, "Query": {{Query: "x"}},
 		"Index":   {{Index: IndexOptions{File: "x"}}, {Index: IndexOptions{NoUpdate: true}}},
 		"Sources": {{Sources: []string{"memories"}}}, "Task": {{Task: "TASK-1"}}, "Limit": {{Limit: 3}},
-		"NoRedact": {{NoRedact: true}},
+		"NoRedact":    {{NoRedact: true}},
+		"LineNumbers": {{LineNumbers: true}}, "RemoveComments": {{RemoveComments: true}},
+		"RemoveEmptyLines": {{RemoveEmptyLines: true}}, "Tree": {{Tree: true}},
 	}
 	same := map[string][]Request{
-		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
+		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}}, "Output": {{Output: "out.txt"}},
 		"Index": {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}
 	rt := reflect.TypeFor[Request]()
