@@ -24,6 +24,12 @@ type Result struct {
 	// (Options.ShowCopies) is the one-line part naming the part it
 	// repeats. Split reads them.
 	shown []*Part
+	// notes are what the transforms did to each part shown at its full
+	// level, with its path (notePaths), and noteWarnings the warnings made
+	// of them: Split sums them over its outputs.
+	notes        []transformNote
+	notePaths    []string
+	noteWarnings []string
 }
 
 // BudgetError reports that the parts could not be fitted: the pinned parts

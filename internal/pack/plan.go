@@ -140,15 +140,16 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		plan.Paths = []string{}
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
+	var tn []transformNote
+	var tnPaths, tnWarnings []string
 	if o.Transform.any() {
-		var tn []transformNote
-		var paths []string
 		for i, it := range list {
 			if it.tf != nil && chosen[it].level == Full {
-				tn, paths = append(tn, notes[i]), append(paths, it.Path)
+				tn, tnPaths = append(tn, notes[i]), append(tnPaths, it.Path)
 			}
 		}
-		plan.Warnings = append(plan.Warnings, transformWarnings(o.Transform, tn, paths)...)
+		tnWarnings = transformWarnings(o.Transform, tn, tnPaths)
+		plan.Warnings = append(plan.Warnings, tnWarnings...)
 	}
 	plan.Skipped = o.Skipped
 
@@ -195,7 +196,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
 	plan.Digest = out.digest()
-	res := &Result{Plan: plan, shown: make([]*Part, len(list))}
+	res := &Result{Plan: plan, shown: make([]*Part, len(list)), notes: tn, notePaths: tnPaths, noteWarnings: tnWarnings}
 	for i, it := range list {
 		res.shown[i] = it.Part
 	}

@@ -3,6 +3,7 @@ package pack
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,7 +23,8 @@ import (
 // full, "KEY#N"), in reading order; nothing is left out. A copy of a part
 // (Options.ShowCopies) stays the line naming the part it repeats, in
 // whichever output that part is. The first output's plan lists what the
-// unbudgeted assembly dropped, and every plan its warnings. It fails when
+// unbudgeted assembly dropped, and every plan its warnings, those of the
+// transforms (Options.Transform) summed over all the outputs. It fails when
 // the budget cannot hold even the format's own text and one line.
 func Split(parts []Part, opt Options, budget int) ([]*Result, error) {
 	if budget <= 0 {
@@ -64,7 +66,19 @@ func Split(parts []Part, opt Options, budget int) ([]*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The transforms' warnings sum what was done in every output.
+	var notes []transformNote
+	var paths []string
+	for _, r := range outs {
+		notes, paths = append(notes, r.notes...), append(paths, r.notePaths...)
+	}
+	sums := transformWarnings(each.Transform, notes, paths)
 	for i, r := range outs {
+		if len(r.noteWarnings) > 0 || len(sums) > 0 {
+			ws := slices.DeleteFunc(slices.Clone(r.Plan.Warnings), func(w string) bool { return slices.Contains(r.noteWarnings, w) })
+			r.Plan.Warnings = append(ws, sums...)
+		}
+		r.notes, r.notePaths, r.noteWarnings = nil, nil, nil
 		r.Plan.Split = &render.Split{Index: i + 1, Count: len(outs)}
 		if i == 0 {
 			r.Plan.Dropped = append(r.Plan.Dropped, all.Plan.Dropped...)

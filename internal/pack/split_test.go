@@ -95,3 +95,30 @@ func TestSplit(t *testing.T) {
 		t.Error("budget 0: no error")
 	}
 }
+
+// TestSplitTransformWarnings: every output's plan sums what the
+// transforms did in all the outputs, not in its own alone.
+func TestSplitTransformWarnings(t *testing.T) {
+	tok, err := tokenizer.Get("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []Part
+	for i := range 8 {
+		path := fmt.Sprintf("f%d.go", i)
+		parts = append(parts, Part{Key: path, Path: path, Type: "code", Text: map[Level]string{Full: strings.Repeat(fmt.Sprintf("// a comment\nvar x%d = 1\n", i), 20)}})
+	}
+	outs, err := Split(parts, Options{Tokenizer: tok, Overflow: Allow, Transform: Transform{RemoveComments: true}}, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) < 2 {
+		t.Fatalf("%d outputs", len(outs))
+	}
+	want := "comments removed from 8 parts: 160 lines removed whole"
+	for i, r := range outs {
+		if n := strings.Count(strings.Join(r.Plan.Warnings, "\n"), "comments removed"); n != 1 || !slices.Contains(r.Plan.Warnings, want) {
+			t.Errorf("output %d: warnings %q, want %q once", i+1, r.Plan.Warnings, want)
+		}
+	}
+}
