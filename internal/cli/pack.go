@@ -71,7 +71,7 @@ FILE out of the pack's input; --copy puts it on the clipboard.`,
 	fs.StringVar(&o.Query, "query", "", "rank the files by their relevance to `TEXT` (through the repository\nindex) instead of by structure")
 	o.addRecordFlags(fs, false)
 	o.addOutputFlags(fs)
-	fs.BoolVar(&o.Tree, "tree", false, "start with the directory structure of the files packed (names, like\nRepomix's): fitted first, its directories folded (12 lines at summary, 100\nat detailed, every file at full) or dropped with a reason when the budget\nis short")
+	fs.BoolVar(&o.Tree, "tree", false, "start with the directory structure of the files packed (names, like\nRepomix's): a part ranked above the files, its directories folded (12 lines\nat summary, 100 at detailed, every file at full) or dropped, with a reason,\nwhen the budget is short")
 	fs.BoolVar(&o.SplitOutput, "split-output", false, "divide what an unbudgeted pack shows into outputs of at most the budget\neach (--budget, default 8000), a file too large for one cut at line ends;\nwith -o FILE written to FILE.1.EXT, FILE.2.EXT…, else one after another\nafter a line \"--- ctxpack: output I of N, T tokens ---\"")
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
