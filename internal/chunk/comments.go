@@ -8,17 +8,17 @@ import (
 // Comments returns the byte spans [start, end) of the comments of the
 // source file at path, in order and disjoint, and whether its language is
 // one whose comments it knows: Go (by its lexical rules, as go/scanner
-// reads them),
-// Python, and the C family the heuristics read (C, C++, C#, Java,
-// JavaScript, JSX, TypeScript, TSX, Rust, Kotlin, Swift, Scala). Strings,
-// characters, raw strings, template literals and regular expressions are
-// skipped by the same lexical rules the heuristics use, so a comment
-// marker inside one is not a comment. A line comment's span ends before
-// its newline. Some comments are kept, being instructions rather than
-// prose: Go's directives (//go:…, //line, // +build) and, on the first
-// line, a #! line. For any other language it returns nil, false. It runs
-// in time linear in len(src) and never fails: unterminated comments and
-// strings end at the end of the source.
+// reads them), Python, and the C family the heuristics read (C, C++, C#,
+// Java, JavaScript, JSX, TypeScript, TSX, Rust, Kotlin, Swift, Scala).
+// Strings, characters, raw strings, template literals and regular
+// expressions are skipped by the same lexical rules the heuristics use,
+// so a comment marker inside one is not a comment. A line comment's span
+// ends before its newline (and the carriage return of a CRLF). Some
+// comments are kept, being instructions rather than prose: Go's
+// directives (//go:…, //line, // +build) and, on the first line, a #!
+// line. For any other language it returns nil, false. It runs in time
+// linear in len(src) and never fails: unterminated comments and strings
+// end at the end of the source.
 func Comments(path string, src []byte) ([][2]int, bool) {
 	switch l := Language(path); {
 	case l == "go":
@@ -122,7 +122,11 @@ func braceComments(bl *braceLang, src []byte) [][2]int {
 		c := src[i]
 		if c == '/' {
 			if e := s.commentEnd(i, len(src)); e > i {
-				out = append(out, [2]int{i, e})
+				end := e
+				if src[i+1] == '/' && end > i+2 && src[end-1] == '\r' {
+					end-- // a line comment ends before a CRLF, as in Go and Python
+				}
+				out = append(out, [2]int{i, end})
 				i = e
 				continue
 			}

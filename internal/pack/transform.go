@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"path"
@@ -114,12 +115,20 @@ func (t *Transform) apply(p string, first int, text string) (string, transformNo
 				hit = true
 				buf = append(buf, text[pos:s0]...)
 				pos = max(pos, s1)
+				switch {
+				case strings.TrimRight(text[pos:le], "\r") == "":
+					// The comment ends the line: the blanks before it go
+					// too (never blanks of a string, which cannot end
+					// where a comment starts).
+					buf = bytes.TrimRight(buf, " \t")
+				case len(buf) > 0 && !isBlankByte(buf[len(buf)-1]) && !isBlankByte(text[pos]):
+					buf = append(buf, ' ') // a comment between two tokens parts them, as a space
+				}
 			}
 		}
 		if hit {
 			buf = append(buf, text[pos:le]...)
-			cr := strings.HasSuffix(line, "\r")
-			kept := strings.TrimRight(strings.TrimSuffix(string(buf), "\r"), " \t")
+			kept := string(buf)
 			if blank(kept) {
 				ls = next
 				if !blank(line) {
@@ -129,9 +138,6 @@ func (t *Transform) apply(p string, first int, text string) (string, transformNo
 			}
 			note.partly++
 			line = kept
-			if cr {
-				line += "\r"
-			}
 		}
 		ls = next
 		if t.RemoveEmptyLines && blank(line) {
@@ -150,7 +156,12 @@ func (t *Transform) apply(p string, first int, text string) (string, transformNo
 	return b.String(), note
 }
 
-func blank(s string) bool { return strings.TrimLeft(s, " \t\r\f\v") == "" }
+func isBlankByte(c byte) bool { return c == ' ' || c == '\t' }
+
+// blank reports whether s is empty or only spaces, tabs and carriage
+// returns (a form feed or a vertical tab is kept: it may be code, or
+// a page break someone put there).
+func blank(s string) bool { return strings.TrimLeft(s, " \t\r") == "" }
 
 // transformWarnings sums the notes of the parts shown (by path) in
 // warnings: the lines removed, and the parts whose comments were left for
