@@ -201,6 +201,9 @@ func (o *AssembleOptions) splitRun(ctx context.Context, req app.Request) error {
 	if o.Copy {
 		return cmdutil.Usagef("--copy takes one output; --split-output makes several: write them with -o FILE")
 	}
+	if o.Overflow != "" && o.Overflow != "allow" {
+		return cmdutil.Usagef("--split-output shows everything an unbudgeted pack does, in outputs of at most the budget each: --overflow %s does not apply", o.Overflow)
+	}
 	var files []*outputFile
 	name, err := o.outPath()
 	if err != nil {
