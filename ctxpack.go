@@ -89,6 +89,16 @@ type Request struct {
 	Diff     bool
 	DiffBase string
 	Log      int
+	// LineNumbers starts each line of a file's text with its number in
+	// the file; RemoveComments removes the comments of Go, Python and the
+	// C family (files in other languages are left as they are, which a
+	// warning says); RemoveEmptyLines removes blank lines. Each is done
+	// before anything is counted, and the plan lists it for each part.
+	LineNumbers      bool
+	RemoveComments   bool
+	RemoveEmptyLines bool
+	// Tree starts a Pack with the directory structure of its files.
+	Tree bool
 }
 
 func (r Request) app() app.Request {
@@ -98,6 +108,8 @@ func (r Request) app() app.Request {
 		Sources: r.Sources, Task: r.Task,
 		Diff: r.Diff, DiffBase: r.DiffBase, Log: r.Log,
 		Include: r.Include, Exclude: r.Exclude, Files: r.Files, IncludeGenerated: r.IncludeGenerated,
+		LineNumbers: r.LineNumbers, RemoveComments: r.RemoveComments, RemoveEmptyLines: r.RemoveEmptyLines,
+		Tree: r.Tree,
 	}
 }
 
@@ -141,6 +153,9 @@ type Part struct {
 	Factors map[string]float64 `json:"components"`
 	// Reason says why the part is not shown in full; empty when it is.
 	Reason string `json:"reason"`
+	// Transforms say how its text differs from the file's beyond its
+	// level: comments or empty lines removed, line numbers added.
+	Transforms []string `json:"transforms"`
 }
 
 // Dropped is a part left out, and why.
@@ -168,6 +183,7 @@ func result(res *app.Result, err error) (*Result, error) {
 		pl.Parts[i] = Part{
 			Key: pp.Key, Source: pp.Source, Type: pp.Type, Path: pp.Path, Lines: pp.Lines, Level: pp.Level,
 			Tokens: pp.Tokens, CID: pp.CID, Via: pp.Via, Score: pp.Score, Factors: pp.Components, Reason: pp.Reason,
+			Transforms: pp.Transforms,
 		}
 	}
 	for i, d := range ap.Dropped {

@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +72,14 @@ func TestPublicAPI(t *testing.T) {
 	}
 	if _, err := p.Pack(ctx, Request{Include: []string{"*.rs"}}); err == nil || !strings.Contains(err.Error(), "*.rs: the glob matches no file") {
 		t.Errorf("pack --include *.rs: %v, want an error naming the glob", err)
+	}
+	shaped, err := p.Pack(ctx, Request{Overflow: "allow", Paths: []string{"src"}, Tree: true, LineNumbers: true, RemoveComments: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shaped.Plan.Parts) < 2 || shaped.Plan.Parts[0].Key != "ctxpack:structure" || !strings.Contains(string(shaped.Output), "===\n1: ") && !strings.Contains(string(shaped.Output), "===\n 1: ") ||
+		!slices.Contains(shaped.Plan.Parts[1].Transforms, "line numbers added") {
+		t.Errorf("tree, line numbers, comments: %+v", shaped.Plan.Parts)
 	}
 	sources, err := p.Context(ctx, "currency", Request{Task: "TASK-042", Budget: 800})
 	if err != nil || sources.Plan.Mode != "sources" {

@@ -58,12 +58,14 @@ func (c *cachedResult) output() ([]byte, error) {
 // request: every field of Request by name, so that a new field is in the
 // key unless left out here, but for those that cannot change the output:
 // NoCache, the cache switch itself, FreeText, which chooses the mode
-// before any assembly, and the Wait and Progress of Index.
+// before any assembly, Output, which only a pack reads (and packs are not
+// cached), and the Wait and Progress of Index.
 func keyOf(req Request) map[string]any {
 	m, _ := keyable(req)
 	delete(m, "NoCache")
 	delete(m, "FreeText")
 	delete(m, "FilesFrom")
+	delete(m, "Output") // where a pack is written: retrieval's answer is the same
 	m["Index"] = []any{req.Index.File, req.Index.NoUpdate}
 	return m
 }

@@ -225,9 +225,11 @@ func TestAssemblyKeyCoversRequest(t *testing.T) {
 		"Diff":     {{Diff: true}}, "DiffBase": {{DiffBase: "main"}}, "Log": {{Log: 1}},
 		"Include": {{Include: []string{"*.go"}}}, "Exclude": {{Exclude: []string{"*.go"}}},
 		"Files": {{Files: []string{"a"}}}, "IncludeGenerated": {{IncludeGenerated: true}},
+		"LineNumbers": {{LineNumbers: true}}, "RemoveComments": {{RemoveComments: true}},
+		"RemoveEmptyLines": {{RemoveEmptyLines: true}}, "Tree": {{Tree: true}},
 	}
 	same := map[string][]Request{
-		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}},
+		"NoCache": {{NoCache: true}}, "FreeText": {{FreeText: true}}, "Output": {{Output: "out.txt"}},
 		"FilesFrom": {{FilesFrom: "standard input"}}, // a name for messages
 		"Index":     {{Index: IndexOptions{Wait: time.Second, Progress: func(index.Progress) {}}}},
 	}

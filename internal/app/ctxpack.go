@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,6 +25,9 @@ type Plan = render.Plan
 type Result struct {
 	Plan   Plan
 	Output []byte // what the requested format prints
+	// JSON says Output is the plan as JSON (the json format), not the
+	// content: set by PackSplit, whose outputs a front end separates.
+	JSON bool
 }
 
 // Reserves are the tokens kept back from a context window (DESIGN §3).
@@ -116,6 +120,28 @@ type Request struct {
 	DiffBase string
 	// Log adds the Log newest commits, one part each.
 	Log int
+	// LineNumbers, RemoveComments and RemoveEmptyLines change the full
+	// text of every part from a file before it is counted (pack.Transform):
+	// each line starts with its number in the file; the comments of the
+	// languages whose syntax is known (Go, Python, the C family) are
+	// removed, a part in another language left as it is; blank lines are
+	// removed. The plan lists what was done to each part.
+	LineNumbers      bool
+	RemoveComments   bool
+	RemoveEmptyLines bool
+
+	// Output is the file the front end writes the output to (-o FILE),
+	// relative to the directory the project was opened from, or absolute;
+	// "" for none. A pack leaves it out of its input, with the outputs of
+	// a split of it (SplitName), each among the skipped, so that a run
+	// never packs an earlier run's output.
+	Output string
+
+	// Tree puts the directory structure of the files a pack holds at its
+	// top (Pack, PackTo, PackSplit; pack.Options.Structure): a part
+	// fitted before the files and lowered or dropped, with its reason,
+	// like any other.
+	Tree bool
 }
 
 // DefaultBudget is the budget used when neither the request nor the
@@ -239,6 +265,7 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	if o.Secrets, err = p.scanner(req); err != nil {
 		return o, err
 	}
+	o.Transform = pack.Transform{LineNumbers: req.LineNumbers, RemoveComments: req.RemoveComments, RemoveEmptyLines: req.RemoveEmptyLines}
 	return o, nil
 }
 
@@ -372,20 +399,63 @@ func (p *Project) PackTo(ctx context.Context, req Request, w io.Writer) (*Result
 	return &Result{Plan: res.Plan}, nil
 }
 
+// PackSplit assembles the pack an unbudgeted request would (every file
+// under req.Paths at the requested depth, as Pack with overflow allow and
+// no budget), divided into outputs that each take at most the request's
+// budget (--budget, --window, the configuration's, else DefaultBudget), in
+// order: their union shows every file that pack shows, a file too large
+// for one output cut into pieces of lines (pack.Split). Overflow and
+// strategy have nothing to decide and are ignored.
+func (p *Project) PackSplit(ctx context.Context, req Request) ([]*Result, error) {
+	budget, err := p.budget(req)
+	if err != nil {
+		return nil, err
+	}
+	if budget == 0 { // overflow allow with no budget given: the default one
+		budget = DefaultBudget
+	}
+	parts, o, err := p.packPartsAs(ctx, req, true)
+	if err != nil {
+		return nil, err
+	}
+	outs, err := pack.Split(parts, o, budget)
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) == 0 {
+		return nil, checkEmpty(&Plan{Mode: o.Mode, Target: o.Target, Warnings: o.Warnings}, packSearched(o.Warnings))
+	}
+	res := make([]*Result, len(outs))
+	for i, r := range outs {
+		res[i] = &Result{Plan: r.Plan, Output: r.Output, JSON: o.Format == render.JSON}
+	}
+	return res, nil
+}
+
 // packParts resolves a pack request into engine options, the
 // configuration and the pack defaults filling what it leaves empty, and
 // collects its parts (internal/collect/files).
 func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack.Options, error) {
-	unbudgeted := p.unbudgeted(req)
+	return p.packPartsAs(ctx, req, p.unbudgeted(req))
+}
+
+// packPartsAs is packParts, for an unbudgeted pack when unbudgeted is
+// true whatever the request says (its options then have no budget and
+// overflow allow).
+func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool) ([]pack.Part, pack.Options, error) {
 	o, err := p.options(req)
 	if err != nil {
 		return nil, o, err
+	}
+	if unbudgeted {
+		o.Budget, o.Overflow = 0, pack.Allow
 	}
 	if unbudgeted && req.DedupThreshold == 0 {
 		o.DedupThreshold = 1 // with no budget, only exact copies are left out
 	}
 	o.ShowCopies = true
 	o.MetaAsTree = true
+	o.Structure = req.Tree
 	sel, err := p.selection(req)
 	if err != nil {
 		return nil, o, err
@@ -404,6 +474,7 @@ func (p *Project) packParts(ctx context.Context, req Request) ([]pack.Part, pack
 		Query:   req.Query,
 		Changed: o.PreferRecent && !ranked,
 		Reverse: req.ReverseWalk,
+		Leave:   p.leaveOutput(req.Output),
 		Relevance: func(ctx context.Context, query string) (map[string]float64, []string, error) {
 			hits, warnings, err := p.RankFiles(ctx, query, req.Index)
 			if err != nil {
@@ -477,4 +548,50 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// leaveOutput is the files.Request.Leave of a pack that writes to out
+// (Request.Output): out itself, and the outputs of a split of it
+// (SplitName), when out is under the project root; nil otherwise.
+func (p *Project) leaveOutput(out string) func(string) string {
+	if out == "" {
+		return nil
+	}
+	rel, err := project.Resolve(p.Root, p.Dir, out)
+	if err != nil || rel == "." {
+		return nil
+	}
+	dir, base := path.Split(rel)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	if ext == base {
+		stem, ext = base, ""
+	}
+	return func(f string) string {
+		if f == rel {
+			return project.OutputReason
+		}
+		d, b := path.Split(f)
+		if d != dir || !strings.HasPrefix(b, stem+".") || !strings.HasSuffix(b, ext) {
+			return ""
+		}
+		n := strings.TrimSuffix(strings.TrimPrefix(b, stem+"."), ext)
+		if n != "" && strings.Trim(n, "0123456789") == "" && n[0] != '0' {
+			return project.OutputReason
+		}
+		return ""
+	}
+}
+
+// SplitName is the file of output i (from 1) of a split output written
+// to name (-o FILE with --split-output): the number before the extension,
+// out.txt → out.1.txt; a name with no extension (or only one, .pack)
+// gets it at the end, out → out.1.
+func SplitName(name string, i int) string {
+	ext := filepath.Ext(name)
+	base := filepath.Base(name)
+	if ext == "" || ext == base {
+		return fmt.Sprintf("%s.%d", name, i)
+	}
+	return fmt.Sprintf("%s.%d%s", strings.TrimSuffix(name, ext), i, ext)
 }

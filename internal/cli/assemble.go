@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +59,13 @@ type AssembleOptions struct {
 	Diff            bool   // --diff: the work tree's changes
 	DiffBase        string // --diff-base REF: the branch's changes since REF
 	Log             int    // --log N: the N newest commits
+	OutFile         string // -o FILE: the output written to FILE, atomically
+	Copy            bool   // --copy: the output copied to the clipboard
+	SplitOutput     bool   // pack --split-output: outputs of at most the budget each
+	LineNumbers     bool   // --line-numbers
+	RemoveComments  bool   // --remove-comments
+	RemoveEmpty     bool   // --remove-empty-lines
+	Tree            bool   // pack --tree
 
 	stdinQuery string // the query of the target -, once read (readQuery)
 }
@@ -76,6 +84,9 @@ func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
 	optionalBoolVar(fs, &o.PreferRecent, "prefer-recent", "rank recently changed files higher (git commit times; default from config)")
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from\nwhich state (mode, target, tokenizer, budget, state root)")
 	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
+	fs.BoolVar(&o.LineNumbers, "line-numbers", false, "start each line of a file's text with its line number in the file\n(a part from line 120 starts at 120), counted in the budget")
+	fs.BoolVar(&o.RemoveComments, "remove-comments", false, "remove comments (Go, Python and the C family: C, C++, C#, Java,\nJavaScript, TypeScript, Rust, Kotlin, Swift, Scala; strings are left alone)\nbefore counting; files in other languages are left as they are, and a\nwarning counts them")
+	fs.BoolVar(&o.RemoveEmpty, "remove-empty-lines", false, "remove blank lines from files' text before counting")
 	fs.StringVar(&o.WalkOrder, "walk-order", "", "visit files in `ORDER` (sorted, reverse): a test knob for verify")
 	_ = fs.MarkHidden("walk-order")
 }
@@ -147,8 +158,10 @@ func (o *AssembleOptions) request() (app.Request, error) {
 		ItemCap: o.ItemCap, LinkDepth: o.LinkDepth, NoCache: o.NoCache,
 		Sources: o.Sources, Task: o.Task, Limit: o.Limit,
 		Query: o.Query, PreferRecent: o.PreferRecent, IncludeMetadata: o.IncludeMetadata,
-		NoRedact: o.NoRedact,
-		Diff:     o.Diff, DiffBase: o.DiffBase, Log: o.Log,
+		NoRedact:    o.NoRedact,
+		LineNumbers: o.LineNumbers, RemoveComments: o.RemoveComments, RemoveEmptyLines: o.RemoveEmpty,
+		Tree: o.Tree,
+		Diff: o.Diff, DiffBase: o.DiffBase, Log: o.Log,
 		Include: o.Include, Exclude: o.Exclude, IncludeGenerated: o.IncludeGen,
 	}
 	if o.Null && o.FilesFrom == "" {
@@ -159,6 +172,11 @@ func (o *AssembleOptions) request() (app.Request, error) {
 			return req, err
 		}
 	}
+	out, err := o.outPath()
+	if err != nil {
+		return req, err
+	}
+	req.Output = out
 	if o.Limit < 0 {
 		return req, cmdutil.Usagef("--limit must not be negative (got %d)", o.Limit)
 	}
@@ -179,7 +197,10 @@ func (o *AssembleOptions) request() (app.Request, error) {
 // request of the flags: a pack of the paths when there is no target and
 // no source, else the facade's Context, which decides the mode. A query
 // on standard input ("-") is read here and marked as free text.
-func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.Result, *app.Project, error) {
+//
+// A pack is written to w as it is rendered (its result then has no
+// Output); every other assembly is returned, for write to write.
+func (o *AssembleOptions) assemble(ctx context.Context, req app.Request, w io.Writer) (*app.Result, *app.Project, error) {
 	p, err := o.open(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -191,7 +212,7 @@ func (o *AssembleOptions) assemble(ctx context.Context, req app.Request) (*app.R
 		}
 		// Written as it is rendered when nothing is fitted: res then has
 		// no Output.
-		res, err := p.PackTo(ctx, req, o.IO.Out)
+		res, err := p.PackTo(ctx, req, w)
 		return res, p, err
 	}
 	var done func()
@@ -302,7 +323,18 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 	if err != nil {
 		return err
 	}
-	res, p, err := o.assemble(ctx, req)
+	if o.ToEvidence != "" && (o.OutFile != "" || o.Copy) {
+		return cmdutil.Usagef("--to-evidence writes a workspace, not an output: -o and --copy do not apply")
+	}
+	if o.SplitOutput {
+		return o.splitRun(ctx, req)
+	}
+	out, err := o.openSink()
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	res, p, err := o.assemble(ctx, req, out.w)
 	if err != nil {
 		return err
 	}
@@ -311,12 +343,17 @@ func assembleRun(ctx context.Context, o *AssembleOptions) error {
 		o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)
 		return evidencecmd.Export(o.IO, p, o.ToEvidence, &res.Plan)
 	}
-	return o.write(res)
+	return o.write(out, res)
 }
 
-// write prints the result and its warnings.
-func (o *AssembleOptions) write(res *app.Result) error {
-	if _, err := o.IO.Out.Write(res.Output); err != nil {
+// write writes the result's output (a pack's was written as it was
+// rendered), puts the output in its place (-o, --copy), and prints the
+// warnings.
+func (o *AssembleOptions) write(out *sink, res *app.Result) error {
+	if _, err := out.w.Write(res.Output); err != nil {
+		return err
+	}
+	if err := out.commit(res.Plan.TotalTokens); err != nil {
 		return err
 	}
 	o.IO.WarnSkipped(res.Plan.Warnings, res.Plan.Skipped, o.Verbose)

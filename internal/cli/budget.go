@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -124,7 +125,7 @@ func budgetRun(ctx context.Context, o *BudgetOptions) error {
 	doc := budgetDoc{Task: task}
 	var rec *app.BudgetRecord
 	if o.ShowAllocation {
-		res, p, err := ao.assemble(ctx, req)
+		res, p, err := ao.assemble(ctx, req, io.Discard) // budget never asks for a pack: it has a target
 		if err != nil {
 			return err
 		}

@@ -102,6 +102,7 @@ and line span, ranked in render order, each whole.`,
 	fs.IntVar(&o.Limit, "limit", 0, "sources mode: at most `N` items from each source's search (default 20)")
 	fs.StringVar(&o.ToEvidence, "to-evidence", "", "write the parts assembled into a new evidence workspace `DIR` (ctx/)\ninstead of printing them: each whole, from its file and lines")
 	o.addRecordFlags(fs, true)
+	o.addOutputFlags(fs)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }

@@ -78,7 +78,18 @@ The JSON format (--format json) carries the plan: every part with its level,
 tokens and content id, every dropped part with the budget it would need,
 the state root of the inputs and the digest of the content. The budget
 applies to the content (rendered as text inside the plan), which is what an
-agent reads; the JSON around it is for tools.`,
+agent reads; the JSON around it is for tools.
+
+Shaping the output: --tree starts it with the directory structure of the
+files (a part like the others: folded or dropped, with its reason, when the
+budget is short). --line-numbers, --remove-comments and --remove-empty-lines
+change each file's text before anything is counted, so the budget holds for
+what is emitted; the plan lists each part's transforms, and a warning counts
+the files whose comments were left for want of their language's syntax.
+--split-output divides the unbudgeted pack into outputs of at most the
+budget each, a file too large for one cut at line ends. -o FILE writes the
+output whole or not at all (FILE.1.EXT, FILE.2.EXT… when split) and leaves
+FILE out of the pack's input; --copy puts it on the clipboard.`,
 		Example: `  ctxpack pack --overflow allow --format xml > repo.xml
   ctxpack pack --budget 50000 > context.txt
   ctxpack pack 'src/**/*.py' --exclude '**/test_*.py' --budget 32000
@@ -88,6 +99,9 @@ agent reads; the JSON around it is for tools.`,
   ctxpack pack --remote git@github.com:o/r.git 'docs/**' --overflow allow
   ctxpack pack --budget 8000 --query "invoice rounding" --format json
   ctxpack pack cmd/ internal/ --format xml --window 200000
+  ctxpack pack --overflow allow --tree --line-numbers -o repo.txt
+  ctxpack pack --remove-comments --remove-empty-lines --budget 32000 --copy
+  ctxpack pack --split-output --budget 128000 --format xml -o repo.xml
   ctxpack pack --budget 30000 --diff-base main --log 10`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, a := range args {
@@ -126,6 +140,9 @@ agent reads; the JSON around it is for tools.`,
 	fs.StringVar(&o.RemoteRef, "remote-ref", "", "the branch, tag or commit id of --remote to pack (default: its\ndefault branch)")
 	fs.BoolVar(&o.IncludeGen, "include-generated", false, "pack lock files (uv.lock, package-lock.json, go.sum…) and generated files\n(\"Code generated … DO NOT EDIT.\", @generated, linguist-generated), which are\nleft out by default unless named")
 	o.addRecordFlags(fs, false)
+	o.addOutputFlags(fs)
+	fs.BoolVar(&o.Tree, "tree", false, "start with the directory structure of the files packed (names, like\nRepomix's): a part ranked above the files, its directories folded (12 lines\nat summary, 100 at detailed, every file at full) or dropped, with a reason,\nwhen the budget is short")
+	fs.BoolVar(&o.SplitOutput, "split-output", false, "divide what an unbudgeted pack shows into outputs of at most the budget\neach (--budget, default 8000), a file too large for one cut at line ends;\nwith -o FILE written to FILE.1.EXT, FILE.2.EXT…, else one after another\nafter a line \"--- ctxpack: output I of N, T tokens ---\"")
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }

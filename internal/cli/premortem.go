@@ -64,6 +64,7 @@ func NewCmdPremortem(f *cmdutil.Factory, runF func(*PremortemOptions) error) *co
 	optionalBoolVar(fs, &o.IncludeMetadata, "include-metadata", "start the content with one line saying what was assembled and from which state")
 	fs.BoolVar(&o.NoRedact, "no-redact", false, cmdutil.NoRedactUsage)
 	o.addRecordFlags(fs, false)
+	o.addOutputFlags(fs)
 	cmdutil.SetFormats(cmd, cmdutil.AnyFormat)
 	return cmd
 }
@@ -73,6 +74,11 @@ func premortemRun(ctx context.Context, o *PremortemOptions) error {
 	if err != nil {
 		return err
 	}
+	out, err := o.openSink()
+	if err != nil {
+		return err
+	}
+	defer out.close()
 	p, err := o.Project()
 	if err != nil {
 		return err
@@ -82,5 +88,5 @@ func premortemRun(ctx context.Context, o *PremortemOptions) error {
 		return err
 	}
 	o.record(p, req, res)
-	return o.write(res)
+	return o.write(out, res)
 }

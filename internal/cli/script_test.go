@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -49,6 +50,13 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("EXAMPLES", examples)
+			// BINDIR holds the ctxpack command alone: a script that sets
+			// PATH to exclude the system's tools keeps it on PATH.
+			bin, err := exec.LookPath("ctxpack")
+			if err != nil {
+				return err
+			}
+			env.Setenv("BINDIR", filepath.Dir(bin))
 			env.Setenv("FAKE_AWS_KEY", fakesecrets.Value("aws-access-key-id", 1))
 			env.Setenv("FAKE_TOKEN", fakesecrets.Value("generic-api-key", 1))
 			return nil

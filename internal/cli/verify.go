@@ -89,6 +89,14 @@ func (o *AssembleOptions) childArgs(base string, reverse bool) []string {
 	if o.LinkDepth > 0 {
 		add("--link-depth", strconv.Itoa(o.LinkDepth))
 	}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"--line-numbers", o.LineNumbers}, {"--remove-comments", o.RemoveComments}, {"--remove-empty-lines", o.RemoveEmpty}} {
+		if f.on {
+			args = append(args, f.name)
+		}
+	}
 	if reverse {
 		add("--walk-order", "reverse")
 	}

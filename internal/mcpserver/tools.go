@@ -35,6 +35,10 @@ type assembly struct {
 	Tokenizer string `json:"tokenizer,omitempty"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower levels, then drop)"`
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
+	// Transforms of files' text, counted in the budget.
+	LineNumbers      bool `json:"line_numbers,omitempty" jsonschema:"each line of a file starts with its number in the file"`
+	RemoveComments   bool `json:"remove_comments,omitempty" jsonschema:"remove comments (Go, Python, C family)"`
+	RemoveEmptyLines bool `json:"remove_empty_lines,omitempty"`
 }
 
 // changesIn are the arguments that add the repository's changes to a
@@ -50,6 +54,7 @@ type ContextIn struct {
 	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files, directories and globs (src/**/*.py) packed together (. for all)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
+	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with their directory structure"`
 	assembly
 	LinkDepth int      `json:"link_depth,omitempty" jsonschema:"task: links to follow (absent: all)"`
 	Sources   []string `json:"sources,omitempty" jsonschema:"search target in these sources instead, the budget shared among them"`
@@ -62,6 +67,7 @@ type ContextIn struct {
 type PackIn struct {
 	Paths []string `json:"paths,omitempty"`
 	Query string   `json:"query,omitempty"`
+	Tree  bool     `json:"tree,omitempty"`
 	assembly
 	changesIn
 }
@@ -319,6 +325,7 @@ func (s *Server) request(a assembly) app.Request {
 	return app.Request{
 		Budget: a.Budget, Depth: a.Depth, Format: a.Format, Tokenizer: a.Tokenizer,
 		Overflow: a.Overflow, Strategy: a.Strategy,
+		LineNumbers: a.LineNumbers, RemoveComments: a.RemoveComments, RemoveEmptyLines: a.RemoveEmptyLines,
 		NoCache: s.o.ReadOnly,
 		Index:   app.IndexOptions{NoUpdate: s.o.ReadOnly},
 	}
@@ -396,13 +403,16 @@ type PartOut struct {
 	Via       []string `json:"via,omitempty"`
 	Truncated bool     `json:"truncated,omitempty"`
 	Reason    string   `json:"reason,omitempty"`
+	// Transforms are what was done to the text beyond its level
+	// (line_numbers, remove_comments, remove_empty_lines).
+	Transforms []string `json:"transforms,omitempty"`
 }
 
 // briefPlan is plan as PlanOut.
 func briefPlan(plan app.Plan) PlanOut {
 	parts := make([]PartOut, len(plan.Parts))
 	for i, p := range plan.Parts {
-		parts[i] = PartOut{Path: p.Path, Lines: p.Lines, Tokens: p.Tokens, Via: p.Via, Truncated: p.Truncated, Reason: p.Reason}
+		parts[i] = PartOut{Path: p.Path, Lines: p.Lines, Tokens: p.Tokens, Via: p.Via, Truncated: p.Truncated, Reason: p.Reason, Transforms: p.Transforms}
 		if p.Level != "full" {
 			parts[i].Level = p.Level
 		}
@@ -440,7 +450,9 @@ func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in Conte
 	case pack && (in.LinkDepth != 0 || in.Sources != nil || in.Task != "" || in.Limit != 0):
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: link_depth, sources, task and limit go with a target, not with paths")
 	case pack:
-		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, assembly: in.assembly, changesIn: in.changesIn})
+		return s.pack(ctx, req, PackIn{Paths: in.Paths, Query: in.Query, Tree: in.Tree, assembly: in.assembly, changesIn: in.changesIn})
+	case in.Tree:
+		return nil, PlanOut{}, fmt.Errorf("ctxpack: tree goes with paths, not with a target")
 	case strings.TrimSpace(in.Target) == "":
 		return nil, PlanOut{}, fmt.Errorf("ctxpack: give target (a task id, a path, or free text) or paths")
 	}
@@ -462,7 +474,7 @@ func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) 
 		}
 	}
 	r := s.request(in.assembly)
-	r.Paths, r.Query = in.Paths, in.Query
+	r.Paths, r.Query, r.Tree = in.Paths, in.Query, in.Tree
 	r.Diff, r.DiffBase, r.Log = in.Diff, in.DiffBase, in.Log
 	p, err := s.open()
 	if err != nil {

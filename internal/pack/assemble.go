@@ -19,6 +19,17 @@ type Result struct {
 	Plan render.Plan
 	// Output is what the format writes: the content, or the plan as JSON.
 	Output []byte
+
+	// shown are the parts shown, in render order, as shown: a copy
+	// (Options.ShowCopies) is the one-line part naming the part it
+	// repeats. Split reads them.
+	shown []*Part
+	// notes are what the transforms did to each part shown at its full
+	// level, with its path (notePaths), and noteWarnings the warnings made
+	// of them: Split sums them over its outputs.
+	notes        []transformNote
+	notePaths    []string
+	noteWarnings []string
 }
 
 // BudgetError reports that the parts could not be fitted: the pinned parts
@@ -79,6 +90,11 @@ func assemble(parts []Part, opt Options, w io.Writer) (*Result, error) {
 	}
 	if err := validateParts(parts); err != nil {
 		return nil, err
+	}
+	if opt.Structure {
+		if s, ok := structurePart(parts); ok {
+			parts = append(slices.Clip(parts), s)
+		}
 	}
 	fail := &failure{}
 	items, err := prepare(parts, &opt, fail)
@@ -170,6 +186,9 @@ func prepare(parts []Part, opt *Options, fail *failure) ([]*item, error) {
 		it.fail = fail
 		if opt.Secrets != nil {
 			it.red = &redaction{sc: opt.Secrets}
+		}
+		if opt.Transform.any() && p.Path != "" {
+			it.tf = &opt.Transform
 		}
 		lo, top := it.eagerRange()
 		it.top = top

@@ -31,6 +31,7 @@ type item struct {
 	pending bool       // More is set and not called yet
 	fail    *failure   // where a Loader's error goes
 	red     *redaction // the redact stage's findings; nil when it is off
+	tf      *Transform // changes the full text (Options.Transform); nil when it does not
 }
 
 // loads reports whether the item's text at level l comes from its
@@ -52,11 +53,18 @@ func (it *item) size(l Level) int {
 // Loader gives it. A load that fails is recorded in it.fail, which fails
 // the assembly, and gives "".
 func (it *item) textAt(l Level) string {
+	t, _ := it.noted(l)
+	return t
+}
+
+// noted is textAt with what the transform did (Options.Transform).
+func (it *item) noted(l Level) (string, transformNote) {
 	t, err := it.load(l)
 	if err != nil {
 		it.fail.set(err)
+		return "", transformNote{}
 	}
-	return t
+	return it.transformed(l, t)
 }
 
 // load returns the item's text at level l, loading it when the part's

@@ -320,6 +320,17 @@ type Options struct {
 	// findings in what is shown (render.Plan.Redactions). nil leaves
 	// texts as they are.
 	Secrets *secrets.Scanner `json:"-"`
+	// Structure puts the directory structure of the parts' paths at the
+	// top of the output (render.Structure: names, no sizes), as a part
+	// keyed StructureKey that ranks above every other: fitted first, and
+	// under a budget its levels fold directories (summary at most 12
+	// lines, detailed 100, full every file, meta one line), each lowered
+	// or dropped with its reason like any part's.
+	Structure bool
+	// Transform changes the full text of every part with a path before
+	// anything is counted: comments and empty lines removed, line numbers
+	// added (see Transform).
+	Transform Transform
 	// FullSequence bounds the work spent finding the budget at which each
 	// left-out part would enter: the whole sequence is built when there are
 	// at most this many parts (0 means 5,000); beyond that it stops once the

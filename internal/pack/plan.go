@@ -65,7 +65,11 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		list = rest
 		if t, _ := f.treeItem(treeList, f.reserve); t != nil {
 			chosen[t] = &choice{level: Full}
-			list = append([]*item{t}, list...)
+			at := 0 // first, after the directory structure (Options.Structure)
+			if len(list) > 0 && list[0].Key == StructureKey {
+				at = 1
+			}
+			list = slices.Insert(list, at, t)
 		}
 	}
 
@@ -77,6 +81,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	// ahead of the one written, so that with w only those few are held.
 	out := newSink(o.Tokenizer, w, o.chunker)
 	tokens := make([]int, len(list))
+	notes := make([]transformNote, len(list))
 	textTokens := 0 // coverage is a share of the budget: the text alone, without headings
 	open, close := f.frame(list)
 	if len(list) > 0 {
@@ -101,6 +106,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			}
 			out.add(seg.body, seg.tokens)
 			tokens[i] += seg.tokens
+			notes[i] = seg.note
 			textTokens += seg.textTokens
 			if ch := chosen[list[i]]; !ch.truncated {
 				f.c.counts(list[i])[ch.level] = int32(seg.tokens)
@@ -134,6 +140,17 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		plan.Paths = []string{}
 	}
 	plan.Warnings = append(append([]string{}, o.Warnings...), f.warnings...)
+	var tn []transformNote
+	var tnPaths, tnWarnings []string
+	if o.Transform.any() {
+		for i, it := range list {
+			if it.tf != nil && chosen[it].level == Full {
+				tn, tnPaths = append(tn, notes[i]), append(tnPaths, it.Path)
+			}
+		}
+		tnWarnings = transformWarnings(o.Transform, tn, tnPaths)
+		plan.Warnings = append(plan.Warnings, tnWarnings...)
+	}
 	plan.Skipped = o.Skipped
 
 	for i, it := range list {
@@ -156,6 +173,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			lines := it.Lines
 			pp.Lines = &lines
 		}
+		pp.Transforms = notes[i].strings()
 		if it.q != 0 || len(it.Components) > 0 {
 			s := float64(it.q) / rank.Quantum
 			pp.Score = &s
@@ -178,7 +196,10 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
 
 	plan.Digest = out.digest()
-	res := &Result{Plan: plan}
+	res := &Result{Plan: plan, shown: make([]*Part, len(list)), notes: tn, notePaths: tnPaths, noteWarnings: tnWarnings}
+	for i, it := range list {
+		res.shown[i] = it.Part
+	}
 	switch {
 	case w != nil:
 		if o.Format == render.JSON {
@@ -232,6 +253,7 @@ type segment struct {
 	body       string
 	tokens     int // the body's
 	textTokens int // the text's, when there is a budget
+	note       transformNote
 }
 
 // segment renders the item as chosen; known is its body's count when
@@ -240,11 +262,14 @@ type segment struct {
 func (f *fitter) segment(it *item, ch *choice, known int) segment {
 	o := f.opt
 	text := ch.text
+	var note transformNote
 	if !ch.truncated {
-		text = it.textAt(ch.level)
+		text, note = it.noted(ch.level)
+	} else if it.tf != nil {
+		_, note = it.noted(ch.level)
 	}
 	b := it.block(ch.level, text)
-	seg := segment{body: render.Body(o.Format, b), tokens: known}
+	seg := segment{body: render.Body(o.Format, b), tokens: known, note: note}
 	if seg.tokens < 0 {
 		seg.tokens = o.Tokenizer.Count(seg.body)
 	}

@@ -74,7 +74,13 @@ const (
 	SkipName       = "name"
 	SkipLockFile   = "lock file"
 	SkipGenerated  = "generated"
+	SkipOutput     = "output" // the file a command writes its output to (OutputReason)
 )
+
+// OutputReason is the reason a file is left out of the input for being
+// where the command writes its output (-o FILE): the output of an earlier
+// run would be packed into the next.
+const OutputReason = "the output of this command (-o), left out of its input"
 
 // Kind is the kind of s's reason: one of the Skip constants.
 func (s Skipped) Kind() string {
@@ -95,6 +101,8 @@ func (s Skipped) Kind() string {
 		return SkipLockFile
 	case strings.HasPrefix(r, generatedReasonPrefix):
 		return SkipGenerated
+	case r == OutputReason:
+		return SkipOutput
 	}
 	return SkipName // NameProblem's reasons
 }

@@ -39,13 +39,23 @@ type Plan struct {
 	// Shares are the budget's division among sources (sources mode,
 	// premortem): what each source is entitled to and the item cap
 	// reckoned from it. Absent in the other modes.
-	Shares    []Share `json:"shares,omitempty"`
-	StateRoot string  `json:"state_root"`
+	Shares []Share `json:"shares,omitempty"`
+	// Split says which part of a split output this plan is (pack.Split):
+	// absent when the output is not split.
+	Split     *Split `json:"split,omitempty"`
+	StateRoot string `json:"state_root"`
 	// Digest is sha256 over the chunker's name and the content
 	// (pack.Digest gives the formula), so builds that chunk differently
 	// never share one.
 	Digest  string `json:"digest"`
 	Content string `json:"content"`
+}
+
+// Split is the place of one output among the outputs a pack was split
+// into, each within the budget.
+type Split struct {
+	Index int `json:"index"` // from 1
+	Count int `json:"count"`
 }
 
 // Skip is a file a walk found and did not read, and why.
@@ -87,6 +97,10 @@ type PlanPart struct {
 	Truncated  bool               `json:"truncated,omitempty"`
 	// Reason says why the part is not shown in full; empty when it is.
 	Reason string `json:"reason,omitempty"`
+	// Transforms say how the text shown differs from the part's own
+	// beyond its level: comments or empty lines removed (with how many
+	// lines), line numbers added (pack.Transform).
+	Transforms []string `json:"transforms,omitempty"`
 }
 
 // The words a reason starts with when the budget decided it: the engine

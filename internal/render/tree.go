@@ -29,7 +29,19 @@ type TreeFile struct {
 // or everything is one line. It is a pure function of files,
 // whatever their order.
 func Tree(files []TreeFile, maxLines int) string {
-	root := &treeDir{}
+	return tree(files, maxLines, true)
+}
+
+// Structure is Tree without sizes: the names alone ("app.py"), and a
+// folded directory's count of files ("docs/ (42 files)"), as the
+// directory structure at the top of a pack shows them. Directories are
+// folded by the files' Rank as in Tree.
+func Structure(files []TreeFile, maxLines int) string {
+	return tree(files, maxLines, false)
+}
+
+func tree(files []TreeFile, maxLines int, sizes bool) string {
+	root := &treeDir{noSizes: !sizes}
 	for _, f := range files {
 		d := root
 		parts := strings.Split(f.Path, "/")
@@ -79,6 +91,8 @@ type treeDir struct {
 	tokens int    // their tokens
 	best   int    // the least rank under it
 	unit   string // what a folded line counts: "files", or "parts" when some are spans
+	// noSizes leaves the tokens out (Structure); set on the root.
+	noSizes bool
 }
 
 func (d *treeDir) child(name string) *treeDir {
@@ -87,7 +101,7 @@ func (d *treeDir) child(name string) *treeDir {
 			return c
 		}
 	}
-	c := &treeDir{name: name}
+	c := &treeDir{name: name, noSizes: d.noSizes}
 	d.dirs = append(d.dirs, c)
 	return c
 }
@@ -170,6 +184,9 @@ func (d *treeDir) foldable() *treeDir {
 }
 
 func (d *treeDir) summary() string {
+	if d.noSizes {
+		return "(" + count(d.count, strings.TrimSuffix(d.unit, "s"), d.unit) + ")"
+	}
 	return "(" + count(d.count, strings.TrimSuffix(d.unit, "s"), d.unit) + ", " + count(d.tokens, "token", "tokens") + ")"
 }
 
@@ -189,7 +206,10 @@ func (d *treeDir) write(s *strings.Builder, indent string, top bool) {
 		if f.lines[0] > 0 {
 			s.WriteString(":" + strconv.Itoa(f.lines[0]) + "-" + strconv.Itoa(f.lines[1]))
 		}
-		s.WriteString(" " + Thousands(f.tokens) + "\n")
+		if !d.noSizes {
+			s.WriteString(" " + Thousands(f.tokens))
+		}
+		s.WriteString("\n")
 	}
 	for _, c := range d.dirs {
 		c.write(s, inner, false)

@@ -51,6 +51,10 @@ type Request struct {
 	// Reverse walks in reverse order: a test knob that proves the
 	// collection does not depend on walk order.
 	Reverse bool
+	// Leave, when set, gives the reason to leave out a file the walk
+	// lists, before it is read ("" keeps it): the file is among the
+	// skipped with that reason.
+	Leave func(path string) string
 }
 
 // Collection is what a pack is made of.
@@ -82,6 +86,17 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 	listed, skipped, err := project.Walk(env.FS, roots, wo)
 	if err != nil {
 		return nil, err
+	}
+	if req.Leave != nil {
+		kept := listed[:0]
+		for _, f := range listed {
+			if r := req.Leave(f.Path); r != "" {
+				skipped = append(skipped, project.Skipped{Path: f.Path, Reason: r})
+				continue
+			}
+			kept = append(kept, f)
+		}
+		listed = kept
 	}
 	read, err := readAll(ctx, env.FS, listed, req.Ranked && req.Query == "")
 	if err != nil {
