@@ -10,7 +10,9 @@
 #
 # Every command packs every file with no budget as XML (Repomix's default;
 # ctxpack's --overflow allow --format xml), both with their secret scans
-# (Secretlint, the redact stage). The tree is copied to the scratch folder
+# (Secretlint, the redact stage), and ctxpack with --include-generated:
+# Repomix packs lock and generated files, which ctxpack leaves out by
+# default, and both must pack the same files. The tree is copied to the scratch folder
 # and made a git repository of its own; Repomix comes from npm into it.
 . "$(dirname "$0")/lib.sh"
 src=${1:-$(go env GOROOT)/src}
@@ -25,7 +27,7 @@ echo "load before: $(uptime | sed 's/.*load average/load average/')"
 
 labels=() cmds=()
 add() { labels+=("$1"); shift; cmds+=("$(printf '%q ' "$@")"); }
-cp="$work/ctxpack -C $tree pack --no-record --overflow allow --format xml"
+cp="$work/ctxpack -C $tree pack --no-record --overflow allow --format xml --include-generated"
 add "ctxpack pack (xml, no budget)" $cp
 add "ctxpack pack --line-numbers" $cp --line-numbers
 add "ctxpack pack --remove-comments" $cp --remove-comments

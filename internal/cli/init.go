@@ -107,7 +107,8 @@ func initFiles(project string) []initFile {
 		{"config.yaml", `# ctxpack configuration. Every key is optional; the values shown are the
 # defaults. Command-line flags override them.
 
-# Tokenizer that budgets are counted with: o200k_base, cl100k_base, approx.
+# Tokenizer that budgets are counted with: o200k_base, cl100k_base, qwen3,
+# deepseek_v3, llama3, gemma3, approx.
 # tokenizer: o200k_base
 
 # Output format: text, markdown, doc, xml, json.

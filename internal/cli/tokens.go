@@ -49,12 +49,19 @@ regular file (a named pipe, a socket, a device) and files over 256 MiB are
 never read: skipped with a warning, and when a PATH names one, the exit
 status is 1.
 
-Counts are exact for o200k_base (the default) and cl100k_base: they equal
-OpenAI's tiktoken on the same text. Invalid UTF-8 is counted as ctxpack
+Counts are exact for o200k_base (the default) and cl100k_base, which equal
+OpenAI's tiktoken on the same text, and for the open-weight families qwen3,
+deepseek_v3, llama3 and gemma3, which equal Hugging Face's tokenizers with
+each model's tokenizer.json (no BOS or EOS added; the text of a special
+token such as <bos> is counted as ordinary text). llama3's and gemma3's
+vocabularies are not part of ctxpack (their licences attach conditions to
+redistributing them): set CTXPACK_TOKENIZER_LLAMA3 or CTXPACK_TOKENIZER_GEMMA3
+to the model's tokenizer.json. Invalid UTF-8 is counted as ctxpack
 emits it: each maximal ill-formed byte sequence replaced by one U+FFFD, as
 browsers and Node.js decode it.`,
 		Example: `  ctxpack tokens README.md
   ctxpack tokens --tokenizer cl100k_base $(go env GOROOT)/src/net/http
+  ctxpack tokens --tokenizer qwen3 README.md
   git diff | ctxpack tokens -
   ctxpack tokens --tree --min-tokens 5000 .
   ctxpack tokens --top 10 .`,

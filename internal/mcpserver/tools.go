@@ -36,7 +36,7 @@ type assembly struct {
 	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower levels, then drop)"`
 	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
 	// Transforms of files' text, counted in the budget.
-	LineNumbers      bool `json:"line_numbers,omitempty" jsonschema:"each line of a file starts with its number in the file"`
+	LineNumbers      bool `json:"line_numbers,omitempty" jsonschema:"number each line as in its file"`
 	RemoveComments   bool `json:"remove_comments,omitempty" jsonschema:"remove comments (Go, Python, C family)"`
 	RemoveEmptyLines bool `json:"remove_empty_lines,omitempty"`
 }
@@ -44,7 +44,7 @@ type assembly struct {
 // changesIn are the arguments that add the repository's changes to a
 // pack or a free-text retrieval.
 type changesIn struct {
-	Diff     bool   `json:"diff,omitempty" jsonschema:"add uncommitted changes, a diff part per file"`
+	Diff     bool   `json:"diff,omitempty" jsonschema:"add uncommitted changes"`
 	DiffBase string `json:"diff_base,omitempty" jsonschema:"add changes since this ref's merge base"`
 	Log      int    `json:"log,omitempty" jsonschema:"add this many newest commits"`
 }
@@ -54,7 +54,7 @@ type ContextIn struct {
 	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files, directories and globs (src/**/*.py) packed together (. for all)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
-	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with their directory structure"`
+	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with a directory tree"`
 	assembly
 	LinkDepth int      `json:"link_depth,omitempty" jsonschema:"task: links to follow (absent: all)"`
 	Sources   []string `json:"sources,omitempty" jsonschema:"search target in these sources instead, the budget shared among them"`
@@ -151,9 +151,9 @@ type TokensIn struct {
 	Paths     []string `json:"paths,omitempty" jsonschema:"project files and directories"`
 	Text      string   `json:"text,omitempty" jsonschema:"a text, instead of paths"`
 	Tokenizer string   `json:"tokenizer,omitempty"`
-	Tree      bool     `json:"tree,omitempty" jsonschema:"add a folder tree of sums"`
-	MinTokens int      `json:"min_tokens,omitempty" jsonschema:"tree: hide entries under this"`
-	Top       int      `json:"top,omitempty" jsonschema:"add the largest files and folders"`
+	Tree      bool     `json:"tree,omitempty" jsonschema:"add a folder tree"`
+	MinTokens int      `json:"min_tokens,omitempty" jsonschema:"tree: hide smaller entries"`
+	Top       int      `json:"top,omitempty" jsonschema:"list the N largest"`
 }
 
 // IndexIn are the arguments of the index tool: none.

@@ -86,9 +86,10 @@ var (
 	overflows  = []Overflow{Degrade, Drop, Truncate, Error, Allow}
 )
 
+// tokenizers are the tokenizers that need no file of the user's.
 func tokenizers(t testing.TB) []tokenizer.Tokenizer {
 	var out []tokenizer.Tokenizer
-	for _, n := range tokenizer.Names() {
+	for _, n := range tokenizer.Bundled() {
 		tok, err := tokenizer.Get(n)
 		if err != nil {
 			t.Fatal(err)

@@ -121,7 +121,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"enum", "pack:\n  strategy: greedy\n  overflow: dorp\n",
 			[]string{`project: .ctxpack/config.yaml:3: pack.overflow must be one of degrade, drop, truncate, error, allow (got "dorp")`}},
 		{"tokenizer", "tokenizer: gpt2\n",
-			[]string{`project: .ctxpack/config.yaml:1: tokenizer must be one of approx, cl100k_base, o200k_base (got "gpt2")`}},
+			[]string{`project: .ctxpack/config.yaml:1: tokenizer must be one of approx, cl100k_base, deepseek_v3, gemma3, llama3, o200k_base, qwen3 (got "gpt2")`}},
 		{"format", "format: html\n",
 			[]string{`project: .ctxpack/config.yaml:1: format must be one of text, markdown, doc, xml, json, mdctx (got "html")`}},
 		{"negative int", "budget: -5\n", []string{"project: .ctxpack/config.yaml:1: budget must be a non-negative integer (got -5)"}},

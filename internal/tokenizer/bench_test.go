@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -193,6 +194,64 @@ func BenchmarkLookup(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pieces)), "ns/lookup")
+		})
+	}
+}
+
+// BenchmarkFamilies counts every file under $(go env GOROOT)/src/net/http
+// with each open-weight family and, for comparison, o200k_base, serially:
+//
+//	go test -run '^$' -bench Families -benchtime 5x ./internal/tokenizer
+func BenchmarkFamilies(b *testing.B) {
+	files := readTree(b, gorootSrc(b), "net/http", func(string, int) bool { return true })
+	var size int64
+	for _, f := range files {
+		size += int64(len(f.text))
+	}
+	for _, name := range append([]string{"o200k_base"}, familyNames()...) {
+		b.Run(name, func(b *testing.B) {
+			count := ours(b, name)
+			b.SetBytes(size)
+			b.ReportAllocs()
+			var tokens int64
+			for b.Loop() {
+				tokens = 0
+				for _, f := range files {
+					tokens += int64(count(f.text))
+				}
+			}
+			b.ReportMetric(float64(size)/float64(tokens), "bytes/token")
+		})
+	}
+}
+
+// BenchmarkFamiliesLoad builds each family's tables from its compiled
+// vocabulary, the work of the first Get (for llama3 and gemma3, compiling
+// the user's tokenizer.json comes first; it is not timed).
+func BenchmarkFamiliesLoad(b *testing.B) {
+	for _, f := range families {
+		var raw []byte
+		var err error
+		if f.file != nil {
+			raw, err = gunzip(*f.file)
+		} else if path := os.Getenv(f.env); path != "" {
+			var data []byte
+			if data, err = os.ReadFile(path); err == nil {
+				raw, _, err = CompileHF(data, f.pre != preMetaspace)
+			}
+		} else {
+			continue
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(f.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := newHF(f, raw); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

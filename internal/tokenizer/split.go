@@ -119,6 +119,12 @@ type splitter struct {
 	bmp *[1 << 16]uint8
 	// o200k selects o200k_base's pattern; otherwise cl100k_base's.
 	o200k bool
+	// oneDigit makes cl100k_base's \p{N}{1,3} a single \p{N}, as in
+	// qwen3's pattern.
+	oneDigit bool
+	// onig gives runes above U+FFFF Oniguruma's classes where they differ
+	// from Go's (onig.go); bmp must then be loadOnigClasses'.
+	onig bool
 }
 
 // class returns the class and the length of the rune that starts s[i].
@@ -134,6 +140,11 @@ func (sp *splitter) classSlow(s string, i int) (uint8, int) {
 	r, n := utf8.DecodeRuneInString(s[i:])
 	if r <= 0xFFFF {
 		return sp.bmp[r], n
+	}
+	if sp.onig {
+		if c, ok := onigClasses(r); ok {
+			return cl100kClassOf(r, c), n
+		}
 	}
 	return astralClass(r), n
 }
@@ -386,6 +397,9 @@ func (sp *splitter) run(s string, i int, bit uint8) int {
 
 // digits returns the end of \p{N}{1,3} given the end i of its first rune.
 func (sp *splitter) digits(s string, i int) int {
+	if sp.oneDigit {
+		return i
+	}
 	for k := 1; k < 3 && i < len(s); k++ {
 		if b := s[i]; b < utf8.RuneSelf {
 			if b-'0' >= 10 {

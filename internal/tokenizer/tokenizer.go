@@ -23,7 +23,32 @@ type Tokenizer interface {
 const Default = "o200k_base"
 
 // Names lists the available tokenizers in sorted order.
-func Names() []string { return []string{"approx", "cl100k_base", "o200k_base"} }
+func Names() []string {
+	return []string{"approx", "cl100k_base", "deepseek_v3", "gemma3", "llama3", "o200k_base", "qwen3"}
+}
+
+// Bundled lists, in sorted order, the tokenizers Get gives without any
+// file of the user's: all but the families whose vocabulary the user
+// supplies (llama3, gemma3; see hf.go).
+func Bundled() []string {
+	var out []string
+	for _, n := range Names() {
+		if f := familyNamed(n); f == nil || f.file != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// familyNamed returns the open-weight family of that name; nil if none is.
+func familyNamed(name string) *family {
+	for _, f := range families {
+		if f.name == name {
+			return f
+		}
+	}
+	return nil
+}
 
 // Get returns the tokenizer with the given name. The BPE tables are loaded
 // on first use and shared.
@@ -35,6 +60,11 @@ func Get(name string) (Tokenizer, error) {
 		return load(cl100k)
 	case "o200k_base", "":
 		return load(o200k)
+	}
+	for i, f := range families {
+		if f.name == name {
+			return loadFamily(i)
+		}
 	}
 	return nil, fmt.Errorf("tokenizer: unknown tokenizer %q (valid: %s)", name, strings.Join(Names(), ", "))
 }

@@ -61,7 +61,29 @@ func parseVocab(name, data string) (*vocab, error) {
 	if n < 256 || n > len(data) {
 		return nil, fmt.Errorf("tokenizer: %s: bad token count %d", name, n)
 	}
-	lens, blob := data[:n], data[n:]
+	lens := make([]int, n)
+	for r := range n {
+		if lens[r] = int(data[r]); lens[r] == 0 {
+			return nil, fmt.Errorf("tokenizer: %s: token %d is empty", name, r)
+		}
+	}
+	v, err := buildVocab(name, lens, data[n:], false)
+	if err != nil {
+		return nil, err
+	}
+	for b := range 256 {
+		if v.rank(string([]byte{byte(b)})) == noRank {
+			return nil, fmt.Errorf("tokenizer: %s: byte %#02x is not a token", name, b)
+		}
+	}
+	return v, nil
+}
+
+// buildVocab builds a vocab from the tokens' lengths, in rank order, and
+// their bytes, concatenated. With allowEmpty, a token of length 0 is a rank
+// that no byte string has (an added token that the encoder never makes).
+func buildVocab(name string, lens []int, blob string, allowEmpty bool) (*vocab, error) {
+	n := len(lens)
 	v := &vocab{
 		blob:  blob,
 		start: make([]uint32, n+1),
@@ -77,13 +99,16 @@ func parseVocab(name, data string) (*vocab, error) {
 
 	off := 0
 	for r := range n {
-		l := int(lens[r])
-		if l == 0 || off+l > len(blob) {
+		l := lens[r]
+		if l == 0 && !allowEmpty || off+l > len(blob) {
 			return nil, fmt.Errorf("tokenizer: %s: token %d overruns the file", name, r)
 		}
 		v.start[r] = uint32(off)
 		tok := blob[off : off+l]
 		off += l
+		if l == 0 {
+			continue
+		}
 		v.maxLen = max(v.maxLen, l)
 		if l == 2 {
 			v.pair[int(tok[0])<<8|int(tok[1])] = int32(r)
@@ -101,11 +126,6 @@ func parseVocab(name, data string) (*vocab, error) {
 		return nil, fmt.Errorf("tokenizer: %s: %d bytes after the last token", name, len(blob)-off)
 	}
 	v.start[n] = uint32(off)
-	for b := range 256 {
-		if v.rank(string([]byte{byte(b)})) == noRank {
-			return nil, fmt.Errorf("tokenizer: %s: byte %#02x is not a token", name, b)
-		}
-	}
 	return v, nil
 }
 

@@ -81,7 +81,7 @@ type Globals struct {
 func (g *Globals) addFlags(pf *pflag.FlagSet) {
 	pf.StringVarP(&g.Dir, "dir", "C", "", "run as if started in `DIR`")
 	pf.StringVar(&g.Format, "format", "", "output `FORMAT`: text, markdown, doc, xml, json, mdctx (default text)")
-	pf.StringVar(&g.Tokenizer, "tokenizer", "", "`NAME`: o200k_base (default), cl100k_base, or approx ((bytes+3)/4;\nit undercounts source code by about 1.5x, so a budget kept with it is an estimate)")
+	pf.StringVar(&g.Tokenizer, "tokenizer", "", "`NAME`: o200k_base (default), cl100k_base, qwen3, deepseek_v3, llama3, gemma3\n(exact; llama3 and gemma3 read the tokenizer.json that CTXPACK_TOKENIZER_LLAMA3\nor CTXPACK_TOKENIZER_GEMMA3 names), or approx ((bytes+3)/4; it undercounts source code by about 1.5x,\nso a budget kept with it is an estimate)")
 	pf.IntVar(&g.Budget, "budget", 0, "tokens the output may use (default from config, else 8000, for every target;\nno budget at all only with --overflow allow and no --budget or --window)")
 	pf.IntVar(&g.Window, "window", 0, "context window `TOKENS`; the budget is the window less the reserves")
 	pf.StringVar(&g.Reserves, "reserves", "", "tokens kept back from --window as `SYSTEM,QUERY,RESPONSE` (default 200,100,500)")
