@@ -193,16 +193,25 @@ func Open(dir, configPath string) (*Project, error) {
 	}
 	p.Config = project.Defaults()
 	if cpath != "" {
-		cfg, warns, err := project.LoadConfig(cfsys, cpath)
-		if err != nil {
+		if err := p.loadConfig(cfsys, cpath); err != nil {
 			return nil, err
-		}
-		p.Config = cfg
-		for _, w := range warns {
-			p.Warnings = append(p.Warnings, w.String())
 		}
 	}
 	return p, nil
+}
+
+// loadConfig reads the configuration file at path in fsys into p: its
+// settings, and its warnings among p's.
+func (p *Project) loadConfig(fsys fs.FS, path string) error {
+	cfg, warns, err := project.LoadConfig(fsys, path)
+	if err != nil {
+		return err
+	}
+	p.Config = cfg
+	for _, w := range warns {
+		p.Warnings = append(p.Warnings, w.String())
+	}
+	return nil
 }
 
 // Tokenizer returns the tokenizer a request names, or the configured one.

@@ -82,13 +82,8 @@ func OpenRemote(ctx context.Context, url, ref, dir, configPath string) (*Project
 		if _, err := os.Stat(abs); err != nil {
 			return nil, fmt.Errorf("ctxpack: config file: %w", err)
 		}
-		cfg, warns, err := project.LoadConfig(project.DirFS(filepath.Dir(abs)), filepath.Base(abs))
-		if err != nil {
+		if err := p.loadConfig(project.DirFS(filepath.Dir(abs)), filepath.Base(abs)); err != nil {
 			return nil, err
-		}
-		p.Config = cfg
-		for _, w := range warns {
-			p.Warnings = append(p.Warnings, w.String())
 		}
 	}
 	return p, nil
