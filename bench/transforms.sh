@@ -64,7 +64,7 @@ echo
 echo "output tokens (o200k_base; ctxpack's plans, Repomix's summary):"
 for f in "" --line-numbers --remove-comments "--remove-comments --remove-empty-lines"; do
   # shellcheck disable=SC2086
-  "$work/ctxpack" -C "$tree" pack --no-record --overflow allow --format json $f >"$work/plan.json" 2>/dev/null
+  "$work/ctxpack" -C "$tree" pack --no-record --overflow allow --format json --include-generated $f >"$work/plan.json" 2>/dev/null
   echo "  ctxpack pack ${f:-(plain)}: $(grep -m1 '"total_tokens"' "$work/plan.json" | tr -dc 0-9)"
 done
 for f in "" --output-show-line-numbers --remove-comments; do
