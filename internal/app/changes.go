@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/collect/changes"
 	"github.com/ctxpack/ctxpack/internal/history"
@@ -22,9 +23,11 @@ func wantsChanges(req Request) bool { return req.Diff || req.DiffBase != "" || r
 // internal/collect/changes) to an assembly's parts: they are shown in
 // sections after the rest, and the state root becomes the root over the
 // assembly's own (under "files") and the changes' (under "changes"), so
-// a new commit or edit changes it. Without a request for changes, parts
-// and o are as they were.
-func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part, o *pack.Options) ([]pack.Part, error) {
+// a new commit or edit changes it. keep, when set, says which changed
+// files a pack's selection (its paths, globs and list) takes: the diff of
+// any other is left out, and a warning counts them. Without a request for
+// changes, parts and o are as they were.
+func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part, o *pack.Options, keep func(path string) bool) ([]pack.Part, error) {
 	if !wantsChanges(req) {
 		return parts, nil
 	}
@@ -40,6 +43,22 @@ func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part
 	case err != nil:
 		return nil, err
 	}
+	outside := 0
+	if keep != nil {
+		kept := c.Parts[:0]
+		for _, part := range c.Parts {
+			if part.Source == "diff" && !keep(strings.TrimPrefix(part.Key, "diff:")) {
+				outside++
+				continue
+			}
+			kept = append(kept, part)
+		}
+		c.Parts = kept
+		if outside > 0 {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("the diffs of %d changed %s outside the pack's selection left out", outside, plural(outside, "file", "files")))
+			slices.Sort(o.Warnings)
+		}
+	}
 	o.Sectioned = true
 	o.StateRoot = project.StateRoot([]project.Input{{Path: "files", CID: o.StateRoot}, {Path: "changes", CID: c.StateRoot}})
 	if len(c.Warnings) > 0 {
@@ -52,7 +71,7 @@ func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part
 			diffs++
 		}
 	}
-	if diffs == 0 && (req.Diff || req.DiffBase != "") {
+	if diffs == 0 && outside == 0 && (req.Diff || req.DiffBase != "") {
 		o.Warnings = append(o.Warnings, "no changes to show: the work tree has none against the base asked for (untracked files are not changes)")
 		slices.Sort(o.Warnings)
 	}

@@ -520,7 +520,11 @@ func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool)
 	o.Warnings = append(slices.Clone(p.Warnings), c.Warnings...)
 	o.Warnings = append(o.Warnings, SkipWarnings(o.Skipped, p.tooLargeFix())...)
 	slices.Sort(o.Warnings)
-	parts, err := p.addChanges(ctx, req, c.Parts, &o)
+	var keep func(string) bool
+	if pick := sel.walkSelect(); pick != nil || !under(roots, ".") {
+		keep = func(path string) bool { return under(roots, path) && (pick == nil || pick(path)) }
+	}
+	parts, err := p.addChanges(ctx, req, c.Parts, &o, keep)
 	if err != nil {
 		return nil, o, err
 	}

@@ -156,7 +156,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	}
 	var changed pack.Options // the changes' parts' state root and warnings
 	changed.StateRoot = root
-	changes, err := p.addChanges(ctx, req, nil, &changed)
+	changes, err := p.addChanges(ctx, req, nil, &changed, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,8 @@ while the budget lasts.
 
 --diff adds the uncommitted changes (staged or not) against HEAD, and
 --diff-base REF what the branch changed since it left REF; each changed file
-is a part of its own, its unified diff, shown in a section after the files.
+is a part of its own, its unified diff, shown in a section after the files;
+the pack's paths and globs select the diffs too (a warning counts the rest).
 --log N adds the N newest commits, one part each, in a section after that.
 They are ranked and fitted with the files: a diff scores 1, the newest
 commit 0.9, halving every 10 commits; each says in its "via" why it is there.
