@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/collect/changes"
 	"github.com/ctxpack/ctxpack/internal/history"
@@ -34,7 +33,7 @@ func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part
 	if req.Log < 0 || req.Log > MaxLog {
 		return nil, &InputError{Field: "log", Msg: fmt.Sprintf("must be a number of commits from 1 to %d, not %d", MaxLog, req.Log)}
 	}
-	c, err := changes.Collect(ctx, changes.Request{Root: p.Root, Diff: req.Diff, DiffBase: req.DiffBase, Log: req.Log})
+	c, err := changes.Collect(ctx, changes.Request{Root: p.Root, Diff: req.Diff, DiffBase: req.DiffBase, Log: req.Log, Keep: keep})
 	switch {
 	case errors.Is(err, history.ErrNotRepository):
 		return nil, &InputError{Field: changesFlag(req), Msg: "the project (" + project.ShowPath(p.Root) + ") is not in a git work tree with a commit, or git is not installed"}
@@ -43,36 +42,16 @@ func (p *Project) addChanges(ctx context.Context, req Request, parts []pack.Part
 	case err != nil:
 		return nil, err
 	}
-	outside := 0
-	if keep != nil {
-		kept := c.Parts[:0]
-		for _, part := range c.Parts {
-			if part.Source == "diff" && !keep(strings.TrimPrefix(part.Key, "diff:")) {
-				outside++
-				continue
-			}
-			kept = append(kept, part)
-		}
-		c.Parts = kept
-		if outside > 0 {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("the diffs of %d changed %s outside the pack's selection left out", outside, plural(outside, "file", "files")))
-			slices.Sort(o.Warnings)
-		}
+	if c.Outside > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the diffs of %d changed %s outside the pack's selection left out", c.Outside, plural(c.Outside, "file", "files")))
+	}
+	if c.Diffs == 0 && c.Outside == 0 && (req.Diff || req.DiffBase != "") {
+		c.Warnings = append(c.Warnings, "no changes to show: the work tree has none against the base asked for (untracked files are not changes)")
 	}
 	o.Sectioned = true
 	o.StateRoot = project.StateRoot([]project.Input{{Path: "files", CID: o.StateRoot}, {Path: "changes", CID: c.StateRoot}})
 	if len(c.Warnings) > 0 {
 		o.Warnings = append(o.Warnings, c.Warnings...)
-		slices.Sort(o.Warnings)
-	}
-	diffs := 0
-	for _, part := range c.Parts {
-		if part.Source == "diff" {
-			diffs++
-		}
-	}
-	if diffs == 0 && outside == 0 && (req.Diff || req.DiffBase != "") {
-		o.Warnings = append(o.Warnings, "no changes to show: the work tree has none against the base asked for (untracked files are not changes)")
 		slices.Sort(o.Warnings)
 	}
 	return append(parts, c.Parts...), nil

@@ -60,6 +60,10 @@ type Request struct {
 	// MaxPatchBytes is the largest diff of one file shown; 0 is
 	// DefaultMaxPatchBytes.
 	MaxPatchBytes int
+	// Keep, when set, says which changed files to show (a pack's
+	// selection); the diffs of the others are left out, and counted in
+	// Collection.Outside.
+	Keep func(path string) bool
 }
 
 // Collection is what Collect found.
@@ -69,6 +73,9 @@ type Collection struct {
 	// keys and texts: it changes whenever a part would.
 	StateRoot string
 	Warnings  []string
+	// Diffs is the number of diff parts; Outside the number of changed
+	// files Request.Keep left out.
+	Diffs, Outside int
 }
 
 // Collect reads the changes req asks for.
@@ -99,6 +106,11 @@ func Collect(ctx context.Context, req Request) (*Collection, error) {
 			limit = DefaultMaxPatchBytes
 		}
 		for _, f := range ch.Files {
+			if req.Keep != nil && !req.Keep(f.Path) {
+				c.Outside++
+				continue
+			}
+			c.Diffs++
 			p, warning := diffPart(f, against, heading, limit)
 			if warning != "" {
 				c.Warnings = append(c.Warnings, warning)
