@@ -274,10 +274,10 @@ type TokenShape struct {
 	MinTokens int
 }
 
-// Shape adds the views o asks for to r: TopFiles and TopFolders (the
-// largest first, ties by path), and Tree. A negative Top or MinTokens, or
-// MinTokens without Tree, is an *InputError.
-func (r *TokenReport) Shape(o TokenShape) error {
+// Check refuses a shape no report can take: a negative Top or
+// MinTokens, or MinTokens without Tree, each an *InputError. Front ends
+// call it before counting anything.
+func (o TokenShape) Check() error {
 	switch {
 	case o.Top < 0:
 		return &InputError{Field: "top", Msg: "must be a number of files and folders, at least 1, not " + strconv.Itoa(o.Top)}
@@ -285,6 +285,19 @@ func (r *TokenReport) Shape(o TokenShape) error {
 		return &InputError{Field: "min-tokens", Msg: "must be a number of tokens, at least 0, not " + strconv.Itoa(o.MinTokens)}
 	case o.MinTokens > 0 && !o.Tree:
 		return &InputError{Field: "min-tokens", Msg: "hides entries of the tree: ask for the tree too"}
+	}
+	return nil
+}
+
+// Shape adds the views o asks for to r: TopFiles and TopFolders (the
+// largest first, ties by path), and Tree. A shape Check refuses is its
+// error.
+func (r *TokenReport) Shape(o TokenShape) error {
+	if err := o.Check(); err != nil {
+		return err
+	}
+	if !o.Tree && o.Top == 0 {
+		return nil
 	}
 	root := r.tree()
 	if o.Top > 0 {
@@ -297,7 +310,7 @@ func (r *TokenReport) Shape(o TokenShape) error {
 		var walk func(n *TokenNode, prefix string)
 		walk = func(n *TokenNode, prefix string) {
 			for _, c := range n.Children {
-				if c.Files > 0 || strings.HasSuffix(c.Name, "/") {
+				if c.Files > 0 { // a folder; a file counts none
 					folders = append(folders, TokenFolder{Path: prefix + c.Name, Tokens: c.Tokens, Files: c.Files})
 					walk(c, prefix+c.Name)
 				}

@@ -87,7 +87,7 @@ func tokensRun(ctx context.Context, o *TokensOptions) error {
 	if err := app.CheckTokenizer(o.Globals.Tokenizer); err != nil {
 		return err // a *app.ValueError: a usage error
 	}
-	if err := (&app.TokenReport{}).Shape(o.Shape); err != nil {
+	if err := o.Shape.Check(); err != nil {
 		return cmdutil.WrapUsage(err) // before any file is read
 	}
 	base, err := o.Globals.Base()

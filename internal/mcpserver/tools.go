@@ -569,7 +569,7 @@ func (s *Server) tokens(ctx context.Context, _ *mcp.CallToolRequest, in TokensIn
 		return nil, app.TokenReport{}, err
 	}
 	shape := app.TokenShape{Tree: in.Tree, MinTokens: in.MinTokens, Top: in.Top}
-	if err := (&app.TokenReport{}).Shape(shape); err != nil {
+	if err := shape.Check(); err != nil {
 		return nil, app.TokenReport{}, err
 	}
 	if in.Text != "" {
