@@ -205,15 +205,5 @@ func pyStringEnd(src []byte, i int, q byte) int {
 		}
 		return len(src)
 	}
-	for k := i + 1; k < len(src); k++ {
-		switch src[k] {
-		case '\\':
-			k++
-		case q:
-			return k + 1
-		case '\n':
-			return k
-		}
-	}
-	return len(src)
+	return quoteEnd(src, i, len(src), q, false)
 }

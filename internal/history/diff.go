@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -78,11 +79,11 @@ func Diff(ctx context.Context, root, base string) (*Changes, error) {
 		from = strings.TrimSpace(string(out))
 	}
 	common := []string{"-C", root, "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "--no-renames", "--no-textconv", "--relative", "--ignore-submodules"}
-	stat, err := run(ctx, append(append(clone(common), "--numstat", "-z", from, "--"), pathspec(head)...))
+	stat, err := run(ctx, append(append(slices.Clone(common), "--numstat", "-z", from, "--"), pathspec(head)...))
 	if err != nil {
 		return nil, err
 	}
-	patch, err := run(ctx, append(append(clone(common), from, "--"), pathspec(head)...))
+	patch, err := run(ctx, append(append(slices.Clone(common), from, "--"), pathspec(head)...))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,6 @@ func pathspec(head Tip) []string {
 	return nil
 }
 
-func clone(s []string) []string { return append([]string(nil), s...) }
 
 // run runs git with args and returns its standard output; a failure's
 // error carries what git said.
