@@ -132,7 +132,6 @@ func pathspec(head Tip) []string {
 	return nil
 }
 
-
 // run runs git with args and returns its standard output; a failure's
 // error carries what git said.
 func run(ctx context.Context, args []string) ([]byte, error) {
