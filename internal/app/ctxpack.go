@@ -15,6 +15,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
+	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
@@ -158,6 +159,9 @@ type Project struct {
 	// Remote is the repository the project was cloned from (OpenRemote);
 	// nil for a project on disk.
 	Remote *Remote
+	// StorePool, when set, keeps the PostgreSQL stores the project opens
+	// (a server's, for its life); nil opens one for each use.
+	StorePool *store.Pool
 
 	projectState
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -16,13 +17,38 @@ import (
 )
 
 // openStore opens the project's store of memories, experiences, values
-// and commits (.ctxpack/sources.db). readOnly opens it for reading only:
-// a missing store is then empty and nothing is created.
+// and commits (StoreSettings: .ctxpack/sources.db, or the team's
+// PostgreSQL database). readOnly opens it for reading only: a missing
+// store is then empty and nothing is created. A store of an older format
+// is migrated in place first, even to read it, so that upgrading ctxpack
+// does not stop a read. With StorePool set (a server), PostgreSQL stores
+// stay open between requests.
 func (p *Project) openStore(readOnly bool) (*store.Store, error) {
-	if !readOnly {
+	set, err := p.StoreSettings()
+	if err != nil {
+		return nil, err
+	}
+	if !readOnly && !store.IsURL(set.Location) {
 		p.keepStateIgnored()
 	}
-	return store.Open(store.DefaultPath(p.Root), store.Options{ReadOnly: readOnly})
+	open := store.Open
+	if p.StorePool != nil {
+		open = p.StorePool.Open
+	}
+	opt := store.Options{ReadOnly: readOnly, Namespace: set.Namespace, Shared: set.Shared, Password: set.Password}
+	st, err := open(set.Location, opt)
+	if readOnly && errors.Is(err, store.ErrOlderFormat) {
+		w := opt
+		w.ReadOnly = false
+		if st, err = store.Open(set.Location, w); err != nil {
+			return nil, err
+		}
+		if err := st.Close(); err != nil {
+			return nil, err
+		}
+		st, err = open(set.Location, opt)
+	}
+	return st, err
 }
 
 // StorePath is where the project's store is, relative to the root.

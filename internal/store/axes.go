@@ -1,6 +1,6 @@
 package store
 
-// axisDef is an axis's full-text table, what each of its columns holds,
+// axisDef is an axis's searched table, what each of its columns holds,
 // and which experiences are on it.
 type axisDef struct {
 	axis  Axis
@@ -30,18 +30,18 @@ type axisDef struct {
 var axisDefs = [...]axisDef{
 	{
 		axis: AxisFull,
-		table: ftsTable{"experience_full",
+		table: ftsTable{2, "experience_full",
 			[]string{"domain", "strategy", "goal", "hypothesis", "action", "prediction", "outcome", "surprise", "root_cause", "lesson"},
 			[]float64{1, 1, 2, 1, 1, 1, 1, 1, 1, 2}},
 		texts: func(e *Experience) []string {
 			return []string{e.Domain, e.Strategy, e.Goal, e.Hypothesis, e.Action, e.Prediction, outcomeText(e), e.Surprise, e.RootCause, e.Lesson}
 		},
 		on:    func(*Experience) bool { return true },
-		where: `1`,
+		where: `1 = 1`,
 	},
 	{
 		axis: AxisStrategy,
-		table: ftsTable{"experience_strategy",
+		table: ftsTable{3, "experience_strategy",
 			[]string{"strategy", "goal", "action", "outcome", "lesson"},
 			[]float64{4, 1, 1, 1, 2}},
 		texts: func(e *Experience) []string {
@@ -52,7 +52,7 @@ var axisDefs = [...]axisDef{
 	},
 	{
 		axis:  AxisSurprise,
-		table: ftsTable{"experience_surprise", []string{"surprise", "prediction", "result"}, []float64{4, 1, 1}},
+		table: ftsTable{4, "experience_surprise", []string{"surprise", "prediction", "result"}, []float64{4, 1, 1}},
 		texts: func(e *Experience) []string {
 			return []string{e.Surprise, e.Prediction, e.Result}
 		},
@@ -61,7 +61,7 @@ var axisDefs = [...]axisDef{
 	},
 	{
 		axis:  AxisRootCause,
-		table: ftsTable{"experience_root_cause", []string{"root_cause", "hypothesis", "result"}, []float64{4, 1, 1}},
+		table: ftsTable{5, "experience_root_cause", []string{"root_cause", "hypothesis", "result"}, []float64{4, 1, 1}},
 		texts: func(e *Experience) []string {
 			return []string{e.RootCause, e.Hypothesis, e.Result}
 		},

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctxpack/ctxpack/internal/history"
 	"github.com/ctxpack/ctxpack/internal/lexical"
@@ -41,11 +41,13 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	if s.opt.ReadOnly {
 		return CommitStats{}, ErrReadOnly
 	}
-	stored, err := getMeta(ctx, s.db, metaCommitHead)
+	headKey, prefixKey := metaCommitHead+"/"+s.ns, metaCommitPrefix+"/"+s.ns
+	db := s.conn(s.db)
+	stored, err := getMeta(ctx, db, headKey)
 	if err != nil {
 		return CommitStats{}, err
 	}
-	prefix, err := getMeta(ctx, s.db, metaCommitPrefix)
+	prefix, err := getMeta(ctx, db, prefixKey)
 	if err != nil {
 		return CommitStats{}, err
 	}
@@ -56,7 +58,7 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
 	}
 	if head.SHA == stored && head.Prefix == prefix {
-		n, err := s.commitCount(ctx, s.db)
+		n, err := s.commitCount(ctx, db)
 		return CommitStats{Head: head.SHA, Total: n}, err
 	}
 	var st CommitStats
@@ -72,22 +74,22 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	if err != nil {
 		return CommitStats{}, fmt.Errorf("store: sync commits: %w", err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx conn) error {
 		if st.Rescanned {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM commits`); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM commits WHERE ns = ?`, s.ns); err != nil {
 				return fmt.Errorf("store: sync commits: %w", err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO commit_terms (commit_terms) VALUES ('delete-all')`); err != nil {
-				return fmt.Errorf("store: sync commits: %w", err)
+			if err := commitTerms.deleteAll(ctx, tx, s.ns); err != nil {
+				return err
 			}
 		}
-		if st.Added, err = insertCommits(ctx, tx, commits); err != nil {
+		if st.Added, err = s.insertCommits(ctx, tx, commits); err != nil {
 			return err
 		}
-		if err := setMeta(ctx, tx, metaCommitHead, head.SHA); err != nil {
+		if err := setMeta(ctx, tx, headKey, head.SHA); err != nil {
 			return err
 		}
-		if err := setMeta(ctx, tx, metaCommitPrefix, head.Prefix); err != nil {
+		if err := setMeta(ctx, tx, prefixKey, head.Prefix); err != nil {
 			return err
 		}
 		st.Total, err = s.commitCount(ctx, tx)
@@ -100,55 +102,65 @@ func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, erro
 	return st, nil
 }
 
-func (s *Store) commitCount(ctx context.Context, q querier) (int, error) {
+func (s *Store) commitCount(ctx context.Context, q conn) (int, error) {
 	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM commits`).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM commits WHERE ns = ?`, s.ns).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: commits: %w", err)
 	}
 	return n, nil
 }
 
-// insertCommits stores the commits not stored yet (by sha), oldest first
-// (commits is newest first, as history.Log gives them), and returns how
-// many it stored. The rows are written before the terms: a write to
-// another table between two full-text inserts makes FTS5 flush a segment
-// (internal/index measured a bulk load twice as slow).
-func insertCommits(ctx context.Context, tx *sql.Tx, commits []history.Commit) (int, error) {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO commits (sha, author, email, time, message, files, insertions, deletions, cid)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha) DO NOTHING`)
+// insertCommits stores the commits not stored yet in the store's
+// namespace (by sha), oldest first (commits is newest first, as
+// history.Log gives them), and returns how many it stored. Text that is
+// not UTF-8, or holds NUL bytes (git stores messages as bytes), is stored
+// mended, as PostgreSQL's text columns require, on every backend alike.
+func (s *Store) insertCommits(ctx context.Context, tx conn, commits []history.Commit) (int, error) {
+	exists, err := tx.PrepareContext(ctx, `SELECT count(*) FROM commits WHERE ns = ? AND sha = ?`)
+	if err != nil {
+		return 0, fmt.Errorf("store: sync commits: %w", err)
+	}
+	defer exists.Close()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO commits (ns, id, sha, author, email, time, message, files, insertions, deletions, cid)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return 0, fmt.Errorf("store: sync commits: %w", err)
 	}
 	defer ins.Close()
-	type added struct {
-		id int64
-		c  *history.Commit
-	}
-	var news []added
+	added := 0
 	for i := len(commits) - 1; i >= 0; i-- {
-		c := &commits[i]
-		res, err := ins.ExecContext(ctx, c.SHA, c.Author, c.Email, c.Time, c.Message, encodeFiles(c.Files), c.Insertions, c.Deletions, commitCID(*c))
-		if err != nil {
+		c := commits[i]
+		c.Author, c.Email, c.Message = mendText(c.Author), mendText(c.Email), mendText(c.Message)
+		var n int
+		if err := exists.QueryRowContext(ctx, s.ns, c.SHA).Scan(&n); err != nil {
 			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err != nil {
-				return 0, fmt.Errorf("store: sync commits: %w", err)
-			}
+		if n > 0 {
 			continue // stored already
 		}
-		id, err := res.LastInsertId()
+		id, err := s.nextID(ctx, tx, "commit")
 		if err != nil {
-			return 0, fmt.Errorf("store: sync commits: %w", err)
-		}
-		news = append(news, added{id, c})
-	}
-	for _, a := range news {
-		if err := commitTerms.insert(ctx, tx, a.id, commitTexts(a.c)); err != nil {
 			return 0, err
 		}
+		if _, err := ins.ExecContext(ctx, s.ns, id, c.SHA, c.Author, c.Email, c.Time, c.Message, encodeFiles(c.Files), c.Insertions, c.Deletions, commitCID(c)); err != nil {
+			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
+		}
+		if err := commitTerms.insert(ctx, tx, s.ns, id, commitTexts(&c)); err != nil {
+			return 0, err
+		}
+		added++
 	}
-	return len(news), nil
+	return added, nil
+}
+
+// mendText returns s as valid UTF-8 without NUL bytes: each invalid byte
+// sequence becomes U+FFFD and each NUL is dropped. Valid text is
+// returned as it is.
+func mendText(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
 }
 
 // commitTexts are the texts of commit_terms' columns: the message, the
@@ -199,18 +211,18 @@ func decodeFiles(b []byte) ([]history.File, error) {
 	return out, nil
 }
 
-const commitCols = `id, sha, author, email, time, message, files, insertions, deletions`
+const commitCols = `ns, id, sha, author, email, time, message, files, insertions, deletions`
 
-// commitRow is a stored commit with its row id.
+// commitRow is a stored commit with its namespace and row id.
 type commitRow struct {
-	id int64
+	rowID
 	history.Commit
 }
 
 func scanCommit(r interface{ Scan(...any) error }) (commitRow, error) {
 	var c commitRow
 	var files []byte
-	if err := r.Scan(&c.id, &c.SHA, &c.Author, &c.Email, &c.Time, &c.Message, &files, &c.Insertions, &c.Deletions); err != nil {
+	if err := r.Scan(&c.ns, &c.id, &c.SHA, &c.Author, &c.Email, &c.Time, &c.Message, &files, &c.Insertions, &c.Deletions); err != nil {
 		return commitRow{}, err
 	}
 	var err error
@@ -229,16 +241,17 @@ type CommitHit struct {
 // SearchCommits returns the k commits that best match query: those that
 // hold any of its terms (lexical.QueryTerms) in their message, the paths of
 // their files or their author's name, ranked by BM25 over them (weights
-// in fts.go), then newest first (time descending, then sha ascending). A
+// in terms.go), then newest first (time descending, then sha ascending). A
 // query without terms, or k <= 0, gives none.
 func (s *Store) SearchCommits(ctx context.Context, query string, k int) ([]CommitHit, error) {
 	terms := lexical.QueryTerms(query)
 	var out []CommitHit
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		load := func(ids []int64) (map[int64]commitRow, error) {
-			return loadByID(ctx, tx, ids, `SELECT `+commitCols+` FROM commits`, scanCommit, func(c commitRow) int64 { return c.id })
+	err := s.read(ctx, func(tx conn) error {
+		out = out[:0]
+		load := func(ids []rowID) (map[rowID]commitRow, error) {
+			return loadRows(ctx, tx, ids, `SELECT `+commitCols+` FROM commits`, scanCommit, func(c commitRow) rowID { return c.rowID })
 		}
-		hits, err := search(ctx, tx, commitTerms, terms, "", nil, k, load, func(a, b commitRow) int {
+		hits, err := search(ctx, tx, commitTerms, []string{s.ns}, terms, k, nil, load, func(a, b commitRow) int {
 			return cmp.Or(cmp.Compare(b.Time, a.Time), strings.Compare(a.SHA, b.SHA))
 		})
 		for _, h := range hits {

@@ -145,7 +145,7 @@ func TestSyncCommits(t *testing.T) {
 	if after, _ := s.StateRoot(ctx); after != before {
 		t.Error("a failed sync changed the store")
 	}
-	if head, _ := getMeta(ctx, s.db, metaCommitHead); head != c5 {
+	if head, _ := getMeta(ctx, s.conn(s.db), metaCommitHead+"/"+s.ns); head != c5 {
 		t.Errorf("a failed sync changed the stored head to %q", head)
 	}
 }
@@ -189,7 +189,7 @@ func TestSyncCommitsSubdirectory(t *testing.T) {
 // storedCommits are the commits in the store, newest first.
 func storedCommits(t *testing.T, s *Store) []history.Commit {
 	t.Helper()
-	rows, err := queryRows(context.Background(), s.db, scanCommit, `SELECT `+commitCols+` FROM commits ORDER BY time DESC, sha`)
+	rows, err := queryRows(context.Background(), s.conn(s.db), scanCommit, `SELECT `+commitCols+` FROM commits ORDER BY time DESC, sha`)
 	if err != nil {
 		t.Fatal(err)
 	}

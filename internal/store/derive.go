@@ -99,10 +99,11 @@ func (s *Store) DeriveValues(ctx context.Context, opt DeriveOptions) ([]Proposal
 	if !(threshold > 0 && threshold <= 1) {
 		return nil, invalid("threshold", "must be from 0 to 1, 0 for the default %v (got %v)", DefaultThreshold, opt.Threshold)
 	}
-	if s.db == nil {
-		return nil, nil
-	}
-	all, err := queryRows(ctx, s.db, scanExperience, `SELECT `+experienceCols+` FROM experiences WHERE lesson != '' ORDER BY id`)
+	var all []Experience
+	err := s.read(ctx, func(tx conn) (err error) {
+		all, err = queryRows(ctx, tx, scanExperience, `SELECT `+experienceCols+` FROM experiences WHERE ns = ? AND lesson != '' ORDER BY id`, s.ns)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: derive values: %w", err)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -110,9 +109,9 @@ func storeWith(t testing.TB, es []Experience) *Store {
 	t.Helper()
 	s := openTest(t)
 	ctx := context.Background()
-	if err := s.write(ctx, func(tx *sql.Tx) error {
+	if err := s.write(ctx, func(tx conn) error {
 		for _, e := range es {
-			if _, err := insertExperience(ctx, tx, e.withDefaults(1)); err != nil {
+			if _, err := s.insertExperienceNext(ctx, tx, e.withDefaults(1)); err != nil {
 				return err
 			}
 		}

@@ -12,11 +12,11 @@ import (
 	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
-const experienceCols = `id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created`
+const experienceCols = `ns, id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created`
 
 func scanExperience(r interface{ Scan(...any) error }) (Experience, error) {
 	var e Experience
-	err := r.Scan(&e.ID, &e.Domain, &e.Strategy, &e.Goal, &e.Hypothesis, &e.Action, &e.Prediction, &e.Outcome, &e.Result,
+	err := r.Scan(&e.Namespace, &e.ID, &e.Domain, &e.Strategy, &e.Goal, &e.Hypothesis, &e.Action, &e.Prediction, &e.Outcome, &e.Result,
 		&e.Surprise, &e.RootCause, &e.Lesson, &e.Confidence, &e.Iterations, &e.Created)
 	return e, err
 }
@@ -29,9 +29,12 @@ func (s *Store) AddExperience(ctx context.Context, e Experience) (Experience, er
 		return Experience{}, err
 	}
 	e = e.withDefaults(s.now())
-	err := s.write(ctx, func(tx *sql.Tx) (err error) {
-		e.ID, err = insertExperience(ctx, tx, e)
-		return err
+	e.Namespace = ""
+	err := s.write(ctx, func(tx conn) (err error) {
+		if e.ID, err = s.nextID(ctx, tx, "experience"); err != nil {
+			return err
+		}
+		return s.insertExperience(ctx, tx, e)
 	})
 	if err != nil {
 		return Experience{}, err
@@ -39,41 +42,49 @@ func (s *Store) AddExperience(ctx context.Context, e Experience) (Experience, er
 	return e, nil
 }
 
-// insertExperience adds e, valid and with its defaults, to the
-// experiences and the axes it belongs to, and returns its id.
-func insertExperience(ctx context.Context, tx *sql.Tx, e Experience) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO experiences (domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created, cid)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Domain, e.Strategy, e.Goal, e.Hypothesis, e.Action, e.Prediction, string(e.Outcome), e.Result,
+// insertExperience adds e, valid, with its defaults and its id, to the
+// store's namespace and the axes it belongs to.
+func (s *Store) insertExperience(ctx context.Context, tx conn, e Experience) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO experiences (ns, id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created, cid)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ns, e.ID, e.Domain, e.Strategy, e.Goal, e.Hypothesis, e.Action, e.Prediction, string(e.Outcome), e.Result,
 		e.Surprise, e.RootCause, e.Lesson, string(e.Confidence), e.Iterations, e.Created, experienceCID(e))
 	if err != nil {
-		return 0, fmt.Errorf("store: add experience: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, fmt.Errorf("store: add experience: %w", err)
+		return fmt.Errorf("store: add experience: %w", err)
 	}
 	for i := range axisDefs {
 		if d := &axisDefs[i]; d.on(&e) {
-			if err := d.table.insert(ctx, tx, id, d.texts(&e)); err != nil {
-				return 0, err
+			if err := d.table.insert(ctx, tx, s.ns, e.ID, d.texts(&e)); err != nil {
+				return err
 			}
 		}
 	}
-	return id, nil
+	return nil
 }
 
-// Experience returns the experience with the given id, or ErrNotFound
-// (wrapped).
+// Experience returns the experience of the store's namespace with the
+// given id, or ErrNotFound (wrapped).
 func (s *Store) Experience(ctx context.Context, id int64) (Experience, error) {
-	if s.db == nil {
-		return Experience{}, fmt.Errorf("store: experience %d: %w", id, ErrNotFound)
+	var e Experience
+	var err error
+	found := false
+	err = s.read(ctx, func(tx conn) error {
+		e, err = getExperience(ctx, tx, s.ns, id)
+		found = err == nil
+		return err
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("store: experience %d: %w", id, ErrNotFound)
 	}
-	return getExperience(ctx, s.db, id)
+	if err != nil {
+		return Experience{}, err
+	}
+	e.Namespace = ""
+	return e, nil
 }
 
-func getExperience(ctx context.Context, q querier, id int64) (Experience, error) {
-	e, err := scanExperience(q.QueryRowContext(ctx, `SELECT `+experienceCols+` FROM experiences WHERE id = ?`, id))
+func getExperience(ctx context.Context, q conn, ns string, id int64) (Experience, error) {
+	e, err := scanExperience(q.QueryRowContext(ctx, `SELECT `+experienceCols+` FROM experiences WHERE ns = ? AND id = ?`, ns, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Experience{}, fmt.Errorf("store: experience %d: %w", id, ErrNotFound)
 	}
@@ -104,18 +115,24 @@ func (f ExperienceFilter) sql() (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// Experiences returns the experiences f lets through, by ID ascending.
+// Experiences returns the experiences f lets through among those the
+// store reads, by ID ascending, then namespace.
 func (s *Store) Experiences(ctx context.Context, f ExperienceFilter) ([]Experience, error) {
-	if s.db == nil {
-		return nil, nil
+	in, args := s.nsIn("")
+	where, fargs := f.sql()
+	if where != "" {
+		in, args = in+` AND `+where, append(args, fargs...)
 	}
-	where, args := f.sql()
-	if where == "" {
-		where = "1"
-	}
-	out, err := queryRows(ctx, s.db, scanExperience, `SELECT `+experienceCols+` FROM experiences WHERE `+where+` ORDER BY id`, args...)
+	var out []Experience
+	err := s.read(ctx, func(tx conn) (err error) {
+		out, err = queryRows(ctx, tx, scanExperience, `SELECT `+experienceCols+` FROM experiences WHERE `+in+` ORDER BY id, ns`, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: experiences: %w", err)
+	}
+	for i := range out {
+		out[i].Namespace = s.foreign(out[i].Namespace)
 	}
 	return out, nil
 }
@@ -126,9 +143,9 @@ func (s *Store) Experiences(ctx context.Context, f ExperienceFilter) ([]Experien
 // are authored rows, which only RemoveValue changes.
 func (s *Store) RemoveExperience(ctx context.Context, id int64) (Experience, error) {
 	var e Experience
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx conn) error {
 		var err error
-		e, err = scanExperience(tx.QueryRowContext(ctx, `DELETE FROM experiences WHERE id = ? RETURNING `+experienceCols, id))
+		e, err = scanExperience(tx.QueryRowContext(ctx, `DELETE FROM experiences WHERE ns = ? AND id = ? RETURNING `+experienceCols, s.ns, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: experience %d: %w", id, ErrNotFound)
 		}
@@ -137,7 +154,7 @@ func (s *Store) RemoveExperience(ctx context.Context, id int64) (Experience, err
 		}
 		for i := range axisDefs {
 			if d := &axisDefs[i]; d.on(&e) {
-				if err := d.table.delete(ctx, tx, id); err != nil {
+				if err := d.table.delete(ctx, tx, s.ns, id, d.texts(&e)); err != nil {
 					return err
 				}
 			}
@@ -147,6 +164,7 @@ func (s *Store) RemoveExperience(ctx context.Context, id int64) (Experience, err
 	if err != nil {
 		return Experience{}, err
 	}
+	e.Namespace = ""
 	return e, nil
 }
 
@@ -169,7 +187,8 @@ type ExperienceQuery struct {
 // match query, among those the filter (q.Domain, q.Strategy, q.Outcome)
 // lets through: those that hold any of its terms (lexical.QueryTerms) in
 // the axis's fields, ranked by BM25 over them (see Axis and axes.go for
-// the fields and weights), then by ID ascending.
+// the fields and weights), then by ID ascending (then namespace), among
+// the experiences the store reads.
 //
 // When a filter is set, the experiences on the axis that pass it but hold
 // none of the terms follow the matching ones (while fewer than q.K were
@@ -192,20 +211,31 @@ func (s *Store) SearchExperiences(ctx context.Context, query string, q Experienc
 	}
 	d := defOf(axis)
 	terms := lexical.QueryTerms(query)
-	filter, args := ExperienceFilter{q.Domain, q.Strategy, q.Outcome}.sql()
+	filter, fargs := ExperienceFilter{q.Domain, q.Strategy, q.Outcome}.sql()
+	in, nsArgs := s.nsIn("")
 	var out []ExperienceHit
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		where := ""
+	err := s.read(ctx, func(tx conn) error {
+		out = out[:0]
+		var keep func([]scored) ([]scored, error)
 		if filter != "" {
-			// "+rowid", not "rowid": FTS5 would otherwise look every
-			// filtered id up in its index (100 times slower on 5,000
-			// experiences) instead of filtering its matches.
-			where = `+rowid IN (SELECT id FROM experiences WHERE ` + filter + `)`
+			keep = func(cands []scored) ([]scored, error) {
+				ok, err := queryRows(ctx, tx, scanRowID, `SELECT ns, id FROM experiences WHERE `+in+` AND `+filter, slices.Concat(nsArgs, fargs)...)
+				if err != nil {
+					return nil, fmt.Errorf("store: search experiences: %w", err)
+				}
+				allowed := make(map[rowID]bool, len(ok))
+				for _, r := range ok {
+					allowed[r] = true
+				}
+				return slices.DeleteFunc(cands, func(c scored) bool { return !allowed[c.rowID] }), nil
+			}
 		}
-		load := func(ids []int64) (map[int64]Experience, error) {
-			return loadByID(ctx, tx, ids, `SELECT `+experienceCols+` FROM experiences`, scanExperience, func(e Experience) int64 { return e.ID })
+		load := func(ids []rowID) (map[rowID]Experience, error) {
+			return loadRows(ctx, tx, ids, `SELECT `+experienceCols+` FROM experiences`, scanExperience, func(e Experience) rowID { return rowID{e.Namespace, e.ID} })
 		}
-		hits, err := search(ctx, tx, d.table, terms, where, args, q.K, load, func(a, b Experience) int { return cmp.Compare(a.ID, b.ID) })
+		hits, err := search(ctx, tx, d.table, s.nss, terms, q.K, keep, load, func(a, b Experience) int {
+			return cmp.Or(cmp.Compare(a.ID, b.ID), strings.Compare(a.Namespace, b.Namespace))
+		})
 		if err != nil {
 			return err
 		}
@@ -216,13 +246,17 @@ func (s *Store) SearchExperiences(ctx context.Context, query string, q Experienc
 			return nil
 		}
 		// The rows on the axis that pass the filter and match no term.
-		rest := `SELECT ` + experienceCols + ` FROM experiences WHERE ` + filter + ` AND ` + d.where
-		restArgs := slices.Clone(args)
+		eIn, _ := s.nsIn("e")
+		rest := `SELECT ` + experienceCols + ` FROM experiences e WHERE ` + eIn + ` AND ` + filter + ` AND ` + d.where
+		restArgs := slices.Concat(nsArgs, fargs)
 		if len(terms) > 0 {
-			rest += ` AND id NOT IN (SELECT rowid FROM ` + d.table.name + ` WHERE ` + d.table.name + ` MATCH ?)`
-			restArgs = append(restArgs, matchExpr(terms))
+			rest += ` AND NOT EXISTS (SELECT 1 FROM terms p WHERE p.tbl = ? AND p.ns = e.ns AND p.id = e.id AND p.term IN (` + params(len(terms)) + `))`
+			restArgs = append(restArgs, d.table.tbl)
+			for _, t := range terms {
+				restArgs = append(restArgs, t)
+			}
 		}
-		rest += ` ORDER BY created DESC, id LIMIT ?`
+		rest += ` ORDER BY created DESC, id, ns LIMIT ?`
 		others, err := queryRows(ctx, tx, scanExperience, rest, append(restArgs, q.K-len(out))...)
 		if err != nil {
 			return fmt.Errorf("store: search experiences: %w", err)
@@ -235,5 +269,14 @@ func (s *Store) SearchExperiences(ctx context.Context, query string, q Experienc
 	if err != nil {
 		return nil, err
 	}
+	for i := range out {
+		out[i].Namespace = s.foreign(out[i].Namespace)
+	}
 	return out, nil
+}
+
+func scanRowID(r interface{ Scan(...any) error }) (rowID, error) {
+	var id rowID
+	err := r.Scan(&id.ns, &id.id)
+	return id, err
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -185,26 +184,50 @@ func fill(t testing.TB, s *Store, seed uint64, memories, experiences, values, co
 	for i := range commits {
 		cs = append(cs, g.commit(i))
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx conn) error {
 		for _, m := range ms {
-			if _, err := insertMemory(ctx, tx, m.withDefaults(epoch.Unix())); err != nil {
+			if _, err := s.insertMemoryNext(ctx, tx, m.withDefaults(epoch.Unix())); err != nil {
 				return err
 			}
 		}
 		for _, e := range es {
-			if _, err := insertExperience(ctx, tx, e.withDefaults(epoch.Unix())); err != nil {
+			if _, err := s.insertExperienceNext(ctx, tx, e.withDefaults(epoch.Unix())); err != nil {
 				return err
 			}
 		}
 		for _, v := range vs {
-			if _, err := insertValue(ctx, tx, v.withDefaults(epoch.Unix())); err != nil {
+			if _, err := s.insertValueNext(ctx, tx, v.withDefaults(epoch.Unix())); err != nil {
 				return err
 			}
 		}
-		_, err := insertCommits(ctx, tx, cs)
+		_, err := s.insertCommits(ctx, tx, cs)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// insertMemoryNext, insertExperienceNext and insertValueNext add a row,
+// valid and with its defaults, with the next id, inside tx, and return
+// the id: what the Add methods do inside their transaction.
+func (s *Store) insertMemoryNext(ctx context.Context, tx conn, m Memory) (id int64, err error) {
+	if m.ID, err = s.nextID(ctx, tx, "memory"); err != nil {
+		return 0, err
+	}
+	return m.ID, s.insertMemory(ctx, tx, m)
+}
+
+func (s *Store) insertExperienceNext(ctx context.Context, tx conn, e Experience) (id int64, err error) {
+	if e.ID, err = s.nextID(ctx, tx, "experience"); err != nil {
+		return 0, err
+	}
+	return e.ID, s.insertExperience(ctx, tx, e)
+}
+
+func (s *Store) insertValueNext(ctx context.Context, tx conn, v Value) (id int64, err error) {
+	if v.ID, err = s.nextID(ctx, tx, "value"); err != nil {
+		return 0, err
+	}
+	return v.ID, s.insertValue(ctx, tx, v)
 }

@@ -6,15 +6,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
-const memoryCols = `id, content, category, importance, created`
+const memoryCols = `ns, id, content, category, importance, created`
 
 func scanMemory(r interface{ Scan(...any) error }) (Memory, error) {
 	var m Memory
-	err := r.Scan(&m.ID, &m.Content, &m.Category, &m.Importance, &m.Created)
+	err := r.Scan(&m.Namespace, &m.ID, &m.Content, &m.Category, &m.Importance, &m.Created)
 	return m, err
 }
 
@@ -26,9 +27,12 @@ func (s *Store) AddMemory(ctx context.Context, m Memory) (Memory, error) {
 		return Memory{}, err
 	}
 	m = m.withDefaults(s.now())
-	err := s.write(ctx, func(tx *sql.Tx) (err error) {
-		m.ID, err = insertMemory(ctx, tx, m)
-		return err
+	m.Namespace = ""
+	err := s.write(ctx, func(tx conn) (err error) {
+		if m.ID, err = s.nextID(ctx, tx, "memory"); err != nil {
+			return err
+		}
+		return s.insertMemory(ctx, tx, m)
 	})
 	if err != nil {
 		return Memory{}, err
@@ -36,51 +40,56 @@ func (s *Store) AddMemory(ctx context.Context, m Memory) (Memory, error) {
 	return m, nil
 }
 
-// insertMemory adds m, valid and with its defaults, and returns its id.
-func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO memories (content, category, importance, created, cid) VALUES (?, ?, ?, ?, ?)`,
-		m.Content, m.Category, m.Importance, m.Created, memoryCID(m))
+// insertMemory adds m, valid, with its defaults and its id, to the
+// store's namespace.
+func (s *Store) insertMemory(ctx context.Context, tx conn, m Memory) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO memories (ns, id, content, category, importance, created, cid) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		s.ns, m.ID, m.Content, m.Category, m.Importance, m.Created, memoryCID(m))
 	if err != nil {
-		return 0, fmt.Errorf("store: add memory: %w", err)
+		return fmt.Errorf("store: add memory: %w", err)
 	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, fmt.Errorf("store: add memory: %w", err)
-	}
-	return id, memoryTerms.insert(ctx, tx, id, memoryTexts(m))
+	return memoryTerms.insert(ctx, tx, s.ns, m.ID, memoryTexts(m))
 }
 
 // memoryTexts are the texts of memory_terms' columns.
 func memoryTexts(m Memory) []string { return []string{m.Content, m.Category} }
 
-// Memory returns the memory with the given id, or ErrNotFound (wrapped).
+// Memory returns the memory of the store's namespace with the given id,
+// or ErrNotFound (wrapped).
 func (s *Store) Memory(ctx context.Context, id int64) (Memory, error) {
-	if s.db == nil {
-		return Memory{}, fmt.Errorf("store: memory %d: %w", id, ErrNotFound)
-	}
-	m, err := scanMemory(s.db.QueryRowContext(ctx, `SELECT `+memoryCols+` FROM memories WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	m := Memory{ID: -1}
+	err := s.read(ctx, func(tx conn) (err error) {
+		m, err = scanMemory(tx.QueryRowContext(ctx, `SELECT `+memoryCols+` FROM memories WHERE ns = ? AND id = ?`, s.ns, id))
+		return err
+	})
+	if errors.Is(err, sql.ErrNoRows) || err == nil && m.ID == -1 {
 		return Memory{}, fmt.Errorf("store: memory %d: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return Memory{}, fmt.Errorf("store: memory %d: %w", id, err)
 	}
+	m.Namespace = ""
 	return m, nil
 }
 
-// Memories returns the memories of a category ("" for all), by ID
-// ascending.
+// Memories returns the memories of a category ("" for all) that the
+// store reads, by ID ascending, then namespace.
 func (s *Store) Memories(ctx context.Context, category string) ([]Memory, error) {
-	if s.db == nil {
-		return nil, nil
-	}
-	q, args := `SELECT `+memoryCols+` FROM memories ORDER BY id`, []any(nil)
+	in, args := s.nsIn("")
+	q := `SELECT ` + memoryCols + ` FROM memories WHERE ` + in
 	if category != "" {
-		q, args = `SELECT `+memoryCols+` FROM memories WHERE category = ? ORDER BY id`, []any{category}
+		q, args = q+` AND category = ?`, append(args, category)
 	}
-	out, err := queryRows(ctx, s.db, scanMemory, q, args...)
+	var out []Memory
+	err := s.read(ctx, func(tx conn) (err error) {
+		out, err = queryRows(ctx, tx, scanMemory, q+` ORDER BY id, ns`, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: memories: %w", err)
+	}
+	for i := range out {
+		out[i].Namespace = s.foreign(out[i].Namespace)
 	}
 	return out, nil
 }
@@ -89,20 +98,21 @@ func (s *Store) Memories(ctx context.Context, category string) ([]Memory, error)
 // was, or returns ErrNotFound (wrapped).
 func (s *Store) RemoveMemory(ctx context.Context, id int64) (Memory, error) {
 	var m Memory
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx conn) error {
 		var err error
-		m, err = scanMemory(tx.QueryRowContext(ctx, `DELETE FROM memories WHERE id = ? RETURNING `+memoryCols, id))
+		m, err = scanMemory(tx.QueryRowContext(ctx, `DELETE FROM memories WHERE ns = ? AND id = ? RETURNING `+memoryCols, s.ns, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: memory %d: %w", id, ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("store: remove memory %d: %w", id, err)
 		}
-		return memoryTerms.delete(ctx, tx, id)
+		return memoryTerms.delete(ctx, tx, s.ns, id, memoryTexts(m))
 	})
 	if err != nil {
 		return Memory{}, err
 	}
+	m.Namespace = ""
 	return m, nil
 }
 
@@ -114,9 +124,10 @@ type MemoryHit struct {
 
 // Match says how well a row matched a query, and with what.
 type Match struct {
-	// Score is minus FTS5's bm25() (higher is better) with the table's
-	// column weights (fts.go, axes.go), quantized to 1e-6; 0 for a row
-	// that matched no term but only a filter (SearchExperiences).
+	// Score is BM25 as FTS5's bm25() computes it (higher is better) with
+	// the table's column weights (terms.go, axes.go), quantized to 1e-6;
+	// 0 for a row that matched no term but only a filter
+	// (SearchExperiences).
 	Score float64
 	// Matched are the query terms (lexical.QueryTerms) found in the row, in
 	// the query's order.
@@ -125,17 +136,21 @@ type Match struct {
 
 // SearchMemories returns the k memories that best match query: those that
 // hold any of its terms (lexical.QueryTerms), ranked by BM25 over their
-// content and category, then by ID ascending. A query without terms, or k
-// <= 0, gives none.
+// content and category, then by ID ascending (then namespace), among the
+// memories the store reads. A query without terms, or k <= 0, gives none.
 func (s *Store) SearchMemories(ctx context.Context, query string, k int) ([]MemoryHit, error) {
 	terms := lexical.QueryTerms(query)
 	var out []MemoryHit
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		load := func(ids []int64) (map[int64]Memory, error) {
-			return loadByID(ctx, tx, ids, `SELECT `+memoryCols+` FROM memories`, scanMemory, func(m Memory) int64 { return m.ID })
+	err := s.read(ctx, func(tx conn) error {
+		out = out[:0]
+		load := func(ids []rowID) (map[rowID]Memory, error) {
+			return loadRows(ctx, tx, ids, `SELECT `+memoryCols+` FROM memories`, scanMemory, func(m Memory) rowID { return rowID{m.Namespace, m.ID} })
 		}
-		hits, err := search(ctx, tx, memoryTerms, terms, "", nil, k, load, func(a, b Memory) int { return cmp.Compare(a.ID, b.ID) })
+		hits, err := search(ctx, tx, memoryTerms, s.nss, terms, k, nil, load, func(a, b Memory) int {
+			return cmp.Or(cmp.Compare(a.ID, b.ID), strings.Compare(a.Namespace, b.Namespace))
+		})
 		for _, h := range hits {
+			h.row.Namespace = s.foreign(h.row.Namespace)
 			out = append(out, MemoryHit{h.row, Match{h.score, matched(terms, memoryTexts(h.row)...)}})
 		}
 		return err
@@ -147,7 +162,7 @@ func (s *Store) SearchMemories(ctx context.Context, query string, k int) ([]Memo
 }
 
 // queryRows runs q and scans every row with scan.
-func queryRows[T any](ctx context.Context, q querier, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+func queryRows[T any](ctx context.Context, q conn, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -162,21 +177,4 @@ func queryRows[T any](ctx context.Context, q querier, scan func(interface{ Scan(
 		out = append(out, v)
 	}
 	return out, rows.Err()
-}
-
-// loadByID reads the rows of ids with selectFrom ("SELECT cols FROM
-// table"), by id.
-func loadByID[T any](ctx context.Context, q querier, ids []int64, selectFrom string, scan func(interface{ Scan(...any) error }) (T, error), id func(T) int64) (map[int64]T, error) {
-	out := make(map[int64]T, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := queryRows(ctx, q, scan, selectFrom+` WHERE id IN (`+idList(ids)+`)`)
-	if err != nil {
-		return nil, fmt.Errorf("store: search: %w", err)
-	}
-	for _, r := range rows {
-		out[id(r)] = r
-	}
-	return out, nil
 }

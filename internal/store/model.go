@@ -25,8 +25,11 @@ const DefaultCategory = "fact"
 // Memory is something a team or an agent learned: a fact, a preference, a
 // decision, an error message and its fix.
 type Memory struct {
-	ID      int64  // assigned by AddMemory; ignored by it
-	Content string // required: not blank
+	ID int64 // assigned by AddMemory; ignored by it
+	// Namespace is "" for a row of the store's own namespace, else the
+	// shared namespace it was read from (Options.Shared). Adds ignore it.
+	Namespace string
+	Content   string // required: not blank
 	// Category is a lower-case word: a letter, then up to 31 letters,
 	// digits, '_' or '-'. "" means DefaultCategory. The suggested set is
 	// fact, preference, decision, error, workflow, context and event, but
@@ -127,6 +130,9 @@ func ParseAxis(s string) (Axis, error) {
 // prediction and outcome (GHAP), with what was learned from it.
 type Experience struct {
 	ID int64 // assigned by AddExperience; ignored by it
+	// Namespace is "" for a row of the store's own namespace, else the
+	// shared namespace it was read from (Options.Shared). Adds ignore it.
+	Namespace string
 	// Domain is a word like Memory.Category's: debugging, feature,
 	// refactor, testing, … Required.
 	Domain string
@@ -150,9 +156,12 @@ type Experience struct {
 // Value is a principle the team holds: written by hand, or derived from a
 // cluster of experiences by DeriveValues and stored with AddValue.
 type Value struct {
-	ID   int64  // assigned by AddValue; ignored by it
-	Text string // required
-	Axis Axis   // required
+	ID int64 // assigned by AddValue; ignored by it
+	// Namespace is "" for a row of the store's own namespace, else the
+	// shared namespace it was read from (Options.Shared). Adds ignore it.
+	Namespace string
+	Text      string // required
+	Axis      Axis   // required
 	// Cluster names the cluster a derived value came from ("full/3"); ""
 	// for a value written by hand.
 	Cluster     string
@@ -343,6 +352,8 @@ func checkText(field, s string, required bool) error {
 		return invalid(field, "is %d bytes, more than the %d a field may hold", len(s), MaxText)
 	case !utf8.ValidString(s):
 		return invalid(field, "must be valid UTF-8")
+	case strings.IndexByte(s, 0) >= 0:
+		return invalid(field, "must not hold a NUL byte")
 	}
 	return nil
 }

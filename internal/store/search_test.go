@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"testing"
@@ -103,9 +102,9 @@ func TestSearchTiesWiden(t *testing.T) {
 	for i := range ms {
 		ms[i] = Memory{Content: fmt.Sprintf("same words here %d", i%2), Category: "fact", Importance: 0.5, Created: 1}
 	}
-	if err := s.write(context.Background(), func(tx *sql.Tx) error {
+	if err := s.write(context.Background(), func(tx conn) error {
 		for _, m := range slices.Backward(ms) {
-			if _, err := insertMemory(context.Background(), tx, m); err != nil {
+			if _, err := s.insertMemoryNext(context.Background(), tx, m); err != nil {
 				return err
 			}
 		}
@@ -176,7 +175,7 @@ func TestSearchExperienceAxes(t *testing.T) {
 		for _, e := range rows {
 			d := defOf(c.axis)
 			var n int
-			if err := s.db.QueryRow(`SELECT count(*) FROM experiences WHERE id = ? AND `+d.where, e.ID).Scan(&n); err != nil {
+			if err := s.db.QueryRow(`SELECT count(*) FROM experiences WHERE ns = ? AND id = ? AND `+d.where, s.ns, e.ID).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			if (n == 1) != d.on(&e) {
@@ -308,7 +307,7 @@ func TestSearchCommits(t *testing.T) {
 	for i := range 6 { // so that the terms above are rare enough to weigh
 		commits = append(commits, history.Commit{SHA: fmt.Sprintf("d%039d", i), Author: "Bot", Time: 10, Message: "Bump deps"})
 	}
-	if err := s.write(ctx, func(tx *sql.Tx) error { _, err := insertCommits(ctx, tx, commits); return err }); err != nil {
+	if err := s.write(ctx, func(tx conn) error { _, err := s.insertCommits(ctx, tx, commits); return err }); err != nil {
 		t.Fatal(err)
 	}
 	search := func(q string) []CommitHit {

@@ -249,7 +249,7 @@ func TestStateRoot(t *testing.T) {
 		for _, i := range order {
 			cs = append(cs, commits[i])
 		}
-		if err := s.write(ctx, func(tx *sql.Tx) error { _, err := insertCommits(ctx, tx, cs); return err }); err != nil {
+		if err := s.write(ctx, func(tx conn) error { _, err := s.insertCommits(ctx, tx, cs); return err }); err != nil {
 			t.Fatal(err)
 		}
 		return s

@@ -11,12 +11,12 @@ import (
 	"github.com/ctxpack/ctxpack/internal/lexical"
 )
 
-const valueCols = `id, text, axis, cluster, cluster_size, similarity, experience, tags, created`
+const valueCols = `ns, id, text, axis, cluster, cluster_size, similarity, experience, tags, created`
 
 func scanValue(r interface{ Scan(...any) error }) (Value, error) {
 	var v Value
 	var tags string
-	err := r.Scan(&v.ID, &v.Text, &v.Axis, &v.Cluster, &v.ClusterSize, &v.Similarity, &v.Experience, &tags, &v.Created)
+	err := r.Scan(&v.Namespace, &v.ID, &v.Text, &v.Axis, &v.Cluster, &v.ClusterSize, &v.Similarity, &v.Experience, &tags, &v.Created)
 	if tags != "" {
 		v.Tags = strings.Split(tags, " ")
 	}
@@ -32,18 +32,21 @@ func (s *Store) AddValue(ctx context.Context, v Value) (Value, error) {
 		return Value{}, err
 	}
 	v = v.withDefaults(s.now())
-	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+	v.Namespace = ""
+	err := s.write(ctx, func(tx conn) (err error) {
 		if v.Experience != 0 {
 			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiences WHERE id = ?`, v.Experience).Scan(&n); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiences WHERE ns = ? AND id = ?`, s.ns, v.Experience).Scan(&n); err != nil {
 				return fmt.Errorf("store: add value: %w", err)
 			}
 			if n == 0 {
 				return fmt.Errorf("store: add value: experience %d: %w", v.Experience, ErrNotFound)
 			}
 		}
-		v.ID, err = insertValue(ctx, tx, v)
-		return err
+		if v.ID, err = s.nextID(ctx, tx, "value"); err != nil {
+			return err
+		}
+		return s.insertValue(ctx, tx, v)
 	})
 	if err != nil {
 		return Value{}, err
@@ -51,18 +54,15 @@ func (s *Store) AddValue(ctx context.Context, v Value) (Value, error) {
 	return v, nil
 }
 
-// insertValue adds v, valid and with its defaults, and returns its id.
-func insertValue(ctx context.Context, tx *sql.Tx, v Value) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO learned_values (text, axis, cluster, cluster_size, similarity, experience, tags, created, cid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		v.Text, string(v.Axis), v.Cluster, v.ClusterSize, v.Similarity, v.Experience, strings.Join(v.Tags, " "), v.Created, valueCID(v))
+// insertValue adds v, valid, with its defaults and its id, to the
+// store's namespace.
+func (s *Store) insertValue(ctx context.Context, tx conn, v Value) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO learned_values (ns, id, text, axis, cluster, cluster_size, similarity, experience, tags, created, cid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ns, v.ID, v.Text, string(v.Axis), v.Cluster, v.ClusterSize, v.Similarity, v.Experience, strings.Join(v.Tags, " "), v.Created, valueCID(v))
 	if err != nil {
-		return 0, fmt.Errorf("store: add value: %w", err)
+		return fmt.Errorf("store: add value: %w", err)
 	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, fmt.Errorf("store: add value: %w", err)
-	}
-	return id, valueTerms.insert(ctx, tx, id, valueTexts(v))
+	return valueTerms.insert(ctx, tx, s.ns, v.ID, valueTexts(v))
 }
 
 // valueTexts are the texts of value_terms' columns.
@@ -70,33 +70,42 @@ func valueTexts(v Value) []string {
 	return []string{v.Text, string(v.Axis), strings.Join(v.Tags, " ")}
 }
 
-// Value returns the value with the given id, or ErrNotFound (wrapped).
+// Value returns the value of the store's namespace with the given id, or
+// ErrNotFound (wrapped).
 func (s *Store) Value(ctx context.Context, id int64) (Value, error) {
-	if s.db == nil {
-		return Value{}, fmt.Errorf("store: value %d: %w", id, ErrNotFound)
-	}
-	v, err := scanValue(s.db.QueryRowContext(ctx, `SELECT `+valueCols+` FROM learned_values WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	v := Value{ID: -1}
+	err := s.read(ctx, func(tx conn) (err error) {
+		v, err = scanValue(tx.QueryRowContext(ctx, `SELECT `+valueCols+` FROM learned_values WHERE ns = ? AND id = ?`, s.ns, id))
+		return err
+	})
+	if errors.Is(err, sql.ErrNoRows) || err == nil && v.ID == -1 {
 		return Value{}, fmt.Errorf("store: value %d: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return Value{}, fmt.Errorf("store: value %d: %w", id, err)
 	}
+	v.Namespace = ""
 	return v, nil
 }
 
-// Values returns the values of an axis ("" for all), by ID ascending.
+// Values returns the values of an axis ("" for all) that the store
+// reads, by ID ascending, then namespace.
 func (s *Store) Values(ctx context.Context, axis Axis) ([]Value, error) {
-	if s.db == nil {
-		return nil, nil
-	}
-	q, args := `SELECT `+valueCols+` FROM learned_values ORDER BY id`, []any(nil)
+	in, args := s.nsIn("")
+	q := `SELECT ` + valueCols + ` FROM learned_values WHERE ` + in
 	if axis != "" {
-		q, args = `SELECT `+valueCols+` FROM learned_values WHERE axis = ? ORDER BY id`, []any{string(axis)}
+		q, args = q+` AND axis = ?`, append(args, string(axis))
 	}
-	out, err := queryRows(ctx, s.db, scanValue, q, args...)
+	var out []Value
+	err := s.read(ctx, func(tx conn) (err error) {
+		out, err = queryRows(ctx, tx, scanValue, q+` ORDER BY id, ns`, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: values: %w", err)
+	}
+	for i := range out {
+		out[i].Namespace = s.foreign(out[i].Namespace)
 	}
 	return out, nil
 }
@@ -105,20 +114,21 @@ func (s *Store) Values(ctx context.Context, axis Axis) ([]Value, error) {
 // was, or returns ErrNotFound (wrapped).
 func (s *Store) RemoveValue(ctx context.Context, id int64) (Value, error) {
 	var v Value
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx conn) error {
 		var err error
-		v, err = scanValue(tx.QueryRowContext(ctx, `DELETE FROM learned_values WHERE id = ? RETURNING `+valueCols, id))
+		v, err = scanValue(tx.QueryRowContext(ctx, `DELETE FROM learned_values WHERE ns = ? AND id = ? RETURNING `+valueCols, s.ns, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("store: value %d: %w", id, ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("store: remove value %d: %w", id, err)
 		}
-		return valueTerms.delete(ctx, tx, id)
+		return valueTerms.delete(ctx, tx, s.ns, id, valueTexts(v))
 	})
 	if err != nil {
 		return Value{}, err
 	}
+	v.Namespace = ""
 	return v, nil
 }
 
@@ -130,17 +140,22 @@ type ValueHit struct {
 
 // SearchValues returns the k values that best match query: those that
 // hold any of its terms (lexical.QueryTerms) in their text, axis or tags,
-// ranked by BM25 over them (weights in fts.go), then by ID ascending. A
-// query without terms, or k <= 0, gives none.
+// ranked by BM25 over them (weights in terms.go), then by ID ascending
+// (then namespace), among the values the store reads. A query without
+// terms, or k <= 0, gives none.
 func (s *Store) SearchValues(ctx context.Context, query string, k int) ([]ValueHit, error) {
 	terms := lexical.QueryTerms(query)
 	var out []ValueHit
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		load := func(ids []int64) (map[int64]Value, error) {
-			return loadByID(ctx, tx, ids, `SELECT `+valueCols+` FROM learned_values`, scanValue, func(v Value) int64 { return v.ID })
+	err := s.read(ctx, func(tx conn) error {
+		out = out[:0]
+		load := func(ids []rowID) (map[rowID]Value, error) {
+			return loadRows(ctx, tx, ids, `SELECT `+valueCols+` FROM learned_values`, scanValue, func(v Value) rowID { return rowID{v.Namespace, v.ID} })
 		}
-		hits, err := search(ctx, tx, valueTerms, terms, "", nil, k, load, func(a, b Value) int { return cmp.Compare(a.ID, b.ID) })
+		hits, err := search(ctx, tx, valueTerms, s.nss, terms, k, nil, load, func(a, b Value) int {
+			return cmp.Or(cmp.Compare(a.ID, b.ID), strings.Compare(a.Namespace, b.Namespace))
+		})
 		for _, h := range hits {
+			h.row.Namespace = s.foreign(h.row.Namespace)
 			out = append(out, ValueHit{h.row, Match{h.score, matched(terms, valueTexts(h.row)...)}})
 		}
 		return err
