@@ -133,15 +133,15 @@ func (c *Cluster) Stop() {
 	case <-c.exited:
 	case <-time.After(startTimeout):
 		c.t.Errorf("pgtest: postgres did not stop within %v: killing it\n%s", startTimeout, c.log())
-		syscall.Kill(-pid, syscall.SIGKILL)
+		kill(pid)
 		<-c.exited
 	}
 	c.cmd = nil
-	waitGroupGone(pid)
 }
 
-// Kill sends SIGKILL to the postmaster and every server process, as a
-// crash would end them, and waits until they are gone. Start recovers.
+// Kill sends SIGKILL to the postmaster and to every server process, as a
+// crash of the machine would end them, and waits until they are gone: no
+// backend answers on a connection opened before. Start recovers.
 func (c *Cluster) Kill() {
 	c.t.Helper()
 	c.mu.Lock()
@@ -149,15 +149,9 @@ func (c *Cluster) Kill() {
 	if c.cmd == nil {
 		return
 	}
-	pid := c.cmd.Process.Pid
-	// The postmaster leads its own process group (Setpgid), and its
-	// children are in it.
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		c.t.Fatalf("pgtest: kill postgres: %v", err)
-	}
+	kill(c.cmd.Process.Pid)
 	<-c.exited
 	c.cmd = nil
-	waitGroupGone(pid)
 }
 
 func (c *Cluster) data() string { return filepath.Join(c.dir, "data") }
@@ -191,7 +185,7 @@ func (c *Cluster) start() error {
 	cmd.Dir = c.dir
 	cmd.Stdout = logf
 	cmd.Stderr = logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start postgres: %w", err)
 	}
@@ -219,52 +213,70 @@ func (c *Cluster) start() error {
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			kill(cmd.Process.Pid)
 			<-exited
-			waitGroupGone(cmd.Process.Pid)
 			return fmt.Errorf("postgres accepted no connection within %v (port %d): %v\n%s", startTimeout, c.port, err, c.log())
 		}
 	}
 }
 
-// waitGroupGone waits until no live process is left in process group
-// pgid: the postmaster's children exit a moment after it, and a new
-// postmaster refuses to start while one of them still holds the shared
-// memory. Zombies (exited, not yet reaped) hold nothing and count as gone.
-func waitGroupGone(pgid int) {
+// kill sends SIGKILL to the postmaster pid and to every server process
+// it started. The children lead process groups of their own (postgres
+// makes each one a group leader), so they are found by their parent: the
+// postmaster is stopped first, so that it forks none while they are
+// listed. kill returns once they are all gone: a new postmaster refuses
+// to start while one of them still holds the shared memory.
+func kill(pid int) {
+	syscall.Kill(pid, syscall.SIGSTOP)
+	children := childrenOf(pid)
+	syscall.Kill(pid, syscall.SIGKILL)
+	for _, c := range children {
+		syscall.Kill(c, syscall.SIGKILL)
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) && groupAlive(pgid) {
-		time.Sleep(10 * time.Millisecond)
+	for _, c := range children {
+		for alive(c) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 }
 
-// groupAlive reports whether /proc shows a process of group pgid that is
-// not a zombie.
-func groupAlive(pgid int) bool {
-	entries, err := os.ReadDir("/proc")
+// stat returns the fields of /proc/PID/stat after the command's name
+// (state, ppid, pgrp, ...), or nil.
+func stat(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return false
+		return nil
 	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// childrenOf returns the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
 	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		c, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		// pid (comm) state ppid pgrp ...: comm may hold spaces, so read
-		// after its closing parenthesis.
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
-			return true
+		if f := stat(c); len(f) >= 2 && f[1] == strconv.Itoa(pid) {
+			out = append(out, c)
 		}
 	}
-	return false
+	return out
+}
+
+// alive reports whether process pid exists and has not exited (a zombie
+// holds nothing).
+func alive(pid int) bool {
+	f := stat(pid)
+	return len(f) >= 1 && f[0] != "Z" && f[0] != "X"
 }
 
 // binDir returns the folder of PostgreSQL's server binaries: pg_config's,
