@@ -35,7 +35,7 @@ func Message(err error) string {
 var packageNames = []string{
 	"app", "artifact", "cache", "changes", "check", "chunk", "chunkid", "ctxpack", "embed",
 	"evidence", "fakesecrets", "filelock", "files", "graph", "history", "index",
-	"lang", "lexical", "links", "pack", "project", "rank", "record", "refgraph",
+	"lang", "lexical", "links", "pack", "pgtest", "project", "rank", "record", "refgraph",
 	"remote", "render", "retrieval", "retrieve", "secrets", "sources", "sqlitedb", "store",
 	"textsim", "tokenizer", "words",
 }
