@@ -15,7 +15,6 @@ import (
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
-	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
 
@@ -161,7 +160,7 @@ type Project struct {
 	Remote *Remote
 	// StorePool, when set, keeps the PostgreSQL stores the project opens
 	// (a server's, for its life); nil opens one for each use.
-	StorePool *store.Pool
+	StorePool *StorePool
 
 	projectState
 }

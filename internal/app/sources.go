@@ -51,6 +51,10 @@ func (p *Project) openStore(readOnly bool) (*store.Store, error) {
 	return st, err
 }
 
+// StorePool keeps the PostgreSQL stores a server's requests open, for
+// the server's life (Project.StorePool); the zero StorePool is ready.
+type StorePool = store.Pool
+
 // StorePath is where the project's store is, relative to the root.
 func StorePath() string { return filepath.ToSlash(filepath.Join(project.DirCtxpack, "sources.db")) }
 

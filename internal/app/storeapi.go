@@ -3,8 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"slices"
 
+	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/secrets"
 
 	"github.com/ctxpack/ctxpack/internal/store"
@@ -79,6 +82,7 @@ func ParseOutcome(s string) (string, error) {
 // it when done.
 type Store struct {
 	st   *store.Store
+	set  StoreSettings
 	root string           // the project's, whose git history commits come from
 	sc   *secrets.Scanner // redacts what the views show; nil when redaction is off
 }
@@ -91,11 +95,15 @@ func (p *Project) Store(write bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	set, err := p.StoreSettings()
+	if err != nil {
+		return nil, err
+	}
 	st, err := p.openStore(!write)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{st: st, root: p.Root, sc: sc}, nil
+	return &Store{st: st, set: set, root: p.Root, sc: sc}, nil
 }
 
 // The views a Store gives are redacted as an assembly is: what a memory,
@@ -380,4 +388,51 @@ func viewAll[T, V any](rows []T, view func(T) V) []V {
 		out = append(out, view(r))
 	}
 	return out
+}
+
+// StoreInfo says which store a project uses and what it holds.
+type StoreInfo struct {
+	Backend   string       `json:"backend"`   // sqlite or postgres
+	Store     string       `json:"store"`     // .ctxpack/sources.db, or the URL without its password
+	Namespace string       `json:"namespace"` // the namespace read and written
+	Shared    []string     `json:"shared,omitempty"`
+	Format    int          `json:"format"` // the store's FormatVersion
+	Counts    store.Counts `json:"counts"`
+}
+
+// Info returns which store the project uses and how many rows it reads.
+func (s *Store) Info(ctx context.Context) (StoreInfo, error) {
+	c, err := s.st.Counts(ctx)
+	if err != nil {
+		return StoreInfo{}, err
+	}
+	return StoreInfo{Backend: s.st.Backend(), Store: s.set.Name, Namespace: s.st.Namespace(), Shared: s.set.Shared, Format: store.FormatVersion, Counts: c}, nil
+}
+
+// ExportStats and ImportStats count the rows an export wrote and an
+// import added or found already there.
+type (
+	ExportStats = store.ExportStats
+	ImportStats = store.ImportStats
+)
+
+// Export writes the store's memories, experiences and values (its own
+// namespace's) to w as JSON lines in a stable order (store.Export): the
+// rows as stored, secrets and all, for a backup or a move between
+// backends. Commits are not exported; they are read again from git.
+func (s *Store) Export(ctx context.Context, w io.Writer) (ExportStats, error) {
+	return s.st.Export(ctx, w)
+}
+
+// Import adds the rows of an export to the store's namespace, all or
+// none, keeping their ids (store.Import): a row already there the same
+// is skipped, one there different is an error naming the line.
+func (s *Store) Import(ctx context.Context, name string, r io.Reader) (ImportStats, error) {
+	return s.st.Import(ctx, name, r)
+}
+
+// WriteFileAtomic writes data to name whole or not at all: a temporary
+// file beside it (pattern), renamed over it (project.WriteFileAtomic).
+func WriteFileAtomic(name string, data []byte, pattern string, perm fs.FileMode) error {
+	return project.WriteFileAtomic(name, data, pattern, perm)
 }

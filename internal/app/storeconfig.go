@@ -97,7 +97,7 @@ func (p *Project) StoreSettings() (StoreSettings, error) {
 		return s, nil
 	}
 	if s.Namespace == "" {
-		return StoreSettings{}, p.storeError(bad, "namespace", "is required with a PostgreSQL store: name the project (billing, say), the same in every checkout, with store.namespace or "+EnvStoreNamespace)
+		return StoreSettings{}, fmt.Errorf("ctxpack: a PostgreSQL store needs a namespace: set store.namespace in the configuration, or %s, to the project's name (billing, say), the same in every checkout", EnvStoreNamespace)
 	}
 	s.Location = c.URL
 	s.Name = redactURL(c.URL) + ", namespace " + s.Namespace

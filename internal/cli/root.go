@@ -66,7 +66,7 @@ func newRoot(f *cmdutil.Factory) *cobra.Command {
 	add("inspect", NewCmdCheck(f, nil))
 	add("assemble", NewCmdBudget(f, nil))
 	add("inspect", NewCmdScore(f, nil), NewCmdSummarize(f, nil), NewCmdReport(f, nil))
-	add("store", storecmd.NewCmdMemory(f), storecmd.NewCmdExperience(f), storecmd.NewCmdValue(f))
+	add("store", storecmd.NewCmdMemory(f), storecmd.NewCmdExperience(f), storecmd.NewCmdValue(f), storecmd.NewCmdStore(f))
 	add("evidence", evidencecmd.NewCmdEvidence(f))
 	add("other", NewCmdServe(f, nil), NewCmdVersion(f, nil))
 	root.SetHelpCommandGroupID("other")

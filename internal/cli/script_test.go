@@ -18,6 +18,7 @@ import (
 
 	"github.com/ctxpack/ctxpack/internal/fakesecrets"
 
+	"github.com/ctxpack/ctxpack/internal/pgtest"
 	"github.com/rogpeppe/go-internal/testscript"
 	_ "modernc.org/sqlite" // for damagepage
 )
@@ -37,6 +38,7 @@ func TestScripts(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts in testdata/script (%v)", err)
 	}
+	scriptT = t
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -69,11 +71,15 @@ func TestScripts(t *testing.T) {
 		// [cgo]: built with cgo, so the chunker is tree-sitter's; digests,
 		// which cover the chunker, differ without it. [ci]: CI is "true",
 		// where a script that needs a tool fails rather than skips
-		// ("[!exec:git] [!ci] skip"). [tokref]: testdata/tokref's packages
+		// ("[!exec:git] [!ci] skip"). [pg]: CTXPACK_TEST_POSTGRES names a
+		// server (pgstore). [tokref]: testdata/tokref's packages
 		// are installed.
 		Condition: func(cond string) (bool, error) {
 			if cond == "ci" {
 				return os.Getenv("CI") == "true", nil
+			}
+			if cond == "pg" { // a PostgreSQL server for pgstore
+				return os.Getenv(pgtest.Env) != "", nil
 			}
 			if cond == "tokref" { // the reference packages are installed
 				_, err := os.Stat(filepath.Join(tokrefDir, "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json"))
@@ -126,7 +132,23 @@ func goroot() string {
 
 // scriptCmds are the scripts' own commands, for what a txtar file cannot
 // hold.
+// scriptT is TestScripts' test, for what outlives one script: the
+// databases pgstore makes are dropped when it ends.
+var scriptT testing.TB
+
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// pgstore VAR sets VAR to the URL of a new, empty PostgreSQL database
+	// on the test server (pgtest.DSN); a script that uses it starts with
+	// "[!pg] [!ci] skip", so that it fails rather than skips under CI.
+	"pgstore": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: pgstore VAR")
+		}
+		if os.Getenv(pgtest.Env) == "" {
+			ts.Fatalf("%s is not set: .ci/run starts a server; locally, export %s=$(scripts/pgcluster start /tmp/pg)", pgtest.Env, pgtest.Env)
+		}
+		ts.Setenv(args[0], pgtest.DSN(scriptT))
+	},
 	"mkfifo": cmdMkfifo,
 	"sparse": cmdSparse,
 	// fakerecords FILE N SIZE writes N budget records of SIZE bytes each

@@ -193,6 +193,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if addr == "" {

@@ -95,6 +95,10 @@ type Server struct {
 
 	initMu sync.Mutex // serves HTTP initialize requests one at a time
 
+	// stores keeps the PostgreSQL stores the requests open, for the
+	// server's life (app.Project.StorePool).
+	stores app.StorePool
+
 	mu    sync.Mutex
 	plans map[any]*app.Plan // the last plan of each session, by sessionKey
 	order []any             // session keys, oldest plan first
@@ -257,8 +261,13 @@ func (s *Server) open() (*app.Project, error) {
 	if err != nil {
 		return nil, s.fail(err)
 	}
+	p.StorePool = &s.stores
 	return p, nil
 }
+
+// Close closes what the server keeps open between requests: the
+// connections to a PostgreSQL store. Call it once serving has ended.
+func (s *Server) Close() error { return s.stores.Close() }
 
 // fail makes an error a model can act on: the project root is shown as
 // "the project root" rather than as a path of the server's machine, and

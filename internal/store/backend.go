@@ -38,6 +38,11 @@ type backend interface {
 	// a new connection: the connection was lost (a server restart), not
 	// the query refused.
 	retry(err error) bool
+	// analyze brings the planner's statistics up to date after a bulk
+	// write (an import), so that the next searches are planned for the
+	// rows there now; a failure is no error (another user may own the
+	// tables), the statistics catch up on their own.
+	analyze(ctx context.Context, db *sql.DB)
 	// describe adds to err what the database's own error code says and
 	// what to do about it, or returns it as it is.
 	describe(err error) error

@@ -31,6 +31,9 @@ func openAt(t testing.TB, path string, opt Options) *Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	if IsURL(path) {
+		testURLs.Store(s, path)
+	}
 	return s
 }
 
