@@ -25,7 +25,7 @@ type MemoryView struct {
 
 // ViewMemory is m as shown.
 func ViewMemory(m store.Memory) MemoryView {
-	return MemoryView{Key: ItemKey("memory", m.ID), ID: m.ID, Content: m.Content, Category: m.Category, Importance: m.Importance, Created: unixTime(m.Created)}
+	return MemoryView{Key: rowKey("memory", m.ID, m.Namespace), ID: m.ID, Content: m.Content, Category: m.Category, Importance: m.Importance, Created: unixTime(m.Created)}
 }
 
 // ExperienceView is an experience as shown.
@@ -53,7 +53,7 @@ type ExperienceView struct {
 // ViewExperience is e as shown.
 func ViewExperience(e store.Experience) ExperienceView {
 	v := ExperienceView{
-		Key: ItemKey("experience", e.ID), ID: e.ID, Domain: e.Domain, Strategy: e.Strategy,
+		Key: rowKey("experience", e.ID, e.Namespace), ID: e.ID, Domain: e.Domain, Strategy: e.Strategy,
 		Goal: e.Goal, Hypothesis: e.Hypothesis, Action: e.Action, Prediction: e.Prediction,
 		Surprise: e.Surprise, RootCause: e.RootCause, Lesson: e.Lesson,
 		Confidence: string(e.Confidence), Iterations: e.Iterations, Created: unixTime(e.Created),
@@ -79,11 +79,11 @@ type ValueView struct {
 // ViewValue is v as shown.
 func ViewValue(v store.Value) ValueView {
 	out := ValueView{
-		Key: ItemKey("value", v.ID), ID: v.ID, Text: v.Text, Axis: string(v.Axis), Cluster: v.Cluster,
+		Key: rowKey("value", v.ID, v.Namespace), ID: v.ID, Text: v.Text, Axis: string(v.Axis), Cluster: v.Cluster,
 		ClusterSize: v.ClusterSize, Similarity: v.Similarity, Tags: v.Tags, Created: unixTime(v.Created),
 	}
 	if v.Experience != 0 {
-		out.Experience = ItemKey("experience", v.Experience)
+		out.Experience = rowKey("experience", v.Experience, v.Namespace)
 	}
 	if out.Tags == nil {
 		out.Tags = []string{}
@@ -117,8 +117,15 @@ func ViewProposal(p store.Proposal) ProposalView {
 	return v
 }
 
-// ItemKey is the key of a store row: "memory:42".
+// ItemKey is the key of a store row of the store's own namespace:
+// "memory:42".
 func ItemKey(kind string, id int64) string { return kind + ":" + strconv.FormatInt(id, 10) }
+
+// rowKey is the key of a store row read from namespace ns ("" for the
+// store's own): "memory:42", or "value:3@team" from a shared namespace.
+func rowKey(kind string, id int64, ns string) string {
+	return store.RowKey(kind, strconv.FormatInt(id, 10), ns)
+}
 
 // ParseItemID reads the id of a store row of the given kind (memory,
 // experience, value) from "42" or "memory:42".
@@ -126,6 +133,11 @@ func ParseItemID(kind, s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	if rest, ok := strings.CutPrefix(t, kind+":"); ok {
 		t = rest
+	}
+	if num, ns, ok := strings.Cut(t, "@"); ok && store.ValidNamespace(ns) {
+		if _, err := strconv.ParseInt(num, 10, 64); err == nil {
+			return 0, fmt.Errorf("ctxpack: %s is a row of the shared namespace %s, which this project reads but does not change: run with %s=%s to change it", s, ns, EnvStoreNamespace, ns)
+		}
 	}
 	id, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || id <= 0 {

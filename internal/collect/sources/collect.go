@@ -121,7 +121,7 @@ type item struct {
 
 	relevance  float64            // in [0, 1]
 	components map[string]float64 // the relevance's factors
-	experience int64              // the experience the item is, or came from
+	experience string             // the key of the experience the item is, or came from; "" for none
 	shows      string             // code: the file it shows
 	names      []string           // commits: the files changed
 	cid        string
@@ -245,8 +245,8 @@ func (c *Collection) part(it *item, level pack.Level) pack.Part {
 	if p.Label == "" {
 		p.Label = it.key
 	}
-	if it.experience != 0 {
-		p.Dedup.Origin = key("experience", it.experience)
+	if it.experience != "" {
+		p.Dedup.Origin = it.experience
 	}
 	if it.cid != "" && level == pack.Full {
 		p.CID = it.cid
@@ -322,8 +322,11 @@ func (r *collector) search(ctx context.Context, name string) result {
 	return result{err: errors.New(Unknown(name))}
 }
 
-// key is a stored row's key: "memory:42".
-func key(kind string, id int64) string { return kind + ":" + strconv.FormatInt(id, 10) }
+// key is a stored row's key: "memory:42", or "value:3@team" for a row of
+// the shared namespace ns (store.RowKey).
+func key(kind string, id int64, ns string) string {
+	return store.RowKey(kind, strconv.FormatInt(id, 10), ns)
+}
 
 func (r *collector) memories(ctx context.Context) result {
 	hits, err := r.st.SearchMemories(ctx, r.req.Query, r.req.Limit)
@@ -333,7 +336,7 @@ func (r *collector) memories(ctx context.Context) result {
 	top := topScore(len(hits), func(i int) float64 { return hits[i].Score })
 	var items []*item
 	for i, h := range hits {
-		k := key("memory", h.ID)
+		k := key("memory", h.ID, h.Namespace)
 		match := h.Score / top
 		imp := 0.5 + 0.5*h.Importance
 		items = append(items, &item{
@@ -360,8 +363,8 @@ func (r *collector) experiences(ctx context.Context) result {
 	}
 	return result{items: rankExperiences(hits, func(i int, e store.Experience) *item {
 		return &item{
-			source: Experiences, key: key("experience", e.ID), typ: "experience", seq: i,
-			item: experienceView(e).Item(), experience: e.ID, changed: e.Created,
+			source: Experiences, key: key("experience", e.ID, e.Namespace), typ: "experience", seq: i,
+			item: experienceView(e).Item(), experience: key("experience", e.ID, e.Namespace), changed: e.Created,
 		}
 	})}
 }
@@ -391,7 +394,7 @@ func rankExperiences(hits []store.ExperienceHit, makeItem func(i int, e store.Ex
 // experienceView is what an item shows of an experience.
 func experienceView(e store.Experience) render.Experience {
 	return render.Experience{
-		Key: key("experience", e.ID), Domain: e.Domain, Strategy: e.Strategy,
+		Key: key("experience", e.ID, e.Namespace), Domain: e.Domain, Strategy: e.Strategy,
 		Goal: e.Goal, Hypothesis: e.Hypothesis, Action: e.Action, Prediction: e.Prediction,
 		Outcome: string(e.Outcome), Result: e.Result, Surprise: e.Surprise, RootCause: e.RootCause, Lesson: e.Lesson,
 		Confidence: string(e.Confidence), Iterations: e.Iterations,
@@ -409,17 +412,17 @@ func searchValues(ctx context.Context, st *store.Store, query string, k int, sou
 	items := make([]*item, len(hits))
 	for i, h := range hits {
 		from := ""
-		if h.Experience != 0 {
-			from = key("experience", h.Experience)
+		if h.Experience != 0 { // in the value's namespace
+			from = key("experience", h.Experience, h.Namespace)
 		}
-		k := key("value", h.ID)
+		k := key("value", h.ID, h.Namespace)
 		match := h.Score / top
 		items[i] = &item{
 			source: source, key: k, typ: "value", seq: i,
 			item:       render.Value{Key: k, Axis: string(h.Axis), ClusterSize: h.ClusterSize, Text: h.Text, From: from}.Item(),
 			relevance:  match,
 			components: map[string]float64{"match": rank.Round(match)},
-			experience: h.Experience, changed: h.Created,
+			experience: from, changed: h.Created,
 		}
 	}
 	return result{items: items}

@@ -120,7 +120,8 @@ func premortemExperiences(ctx context.Context, st *store.Store, section, query s
 		return result{err: err}
 	}
 	items := rankExperiences(hits, func(i int, e store.Experience) *item {
-		it := &item{source: section, key: key("experience", e.ID) + "#" + section, typ: "experience", seq: i, experience: e.ID, changed: e.Created}
+		ek := key("experience", e.ID, e.Namespace)
+		it := &item{source: section, key: ek + "#" + section, typ: "experience", seq: i, experience: ek, changed: e.Created}
 		v := experienceView(e)
 		switch section {
 		case "failures":
