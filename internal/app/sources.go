@@ -28,7 +28,7 @@ func (p *Project) openStore(readOnly bool) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !readOnly && !store.IsURL(set.Location) {
+	if !readOnly {
 		p.keepStateIgnored()
 	}
 	open := store.Open
@@ -36,6 +36,11 @@ func (p *Project) openStore(readOnly bool) (*store.Store, error) {
 		open = p.StorePool.Open
 	}
 	opt := store.Options{ReadOnly: readOnly, Namespace: set.Namespace, Shared: set.Shared, Password: set.Password}
+	if store.IsURL(set.Location) {
+		// The git history is the checkout's own: its commits stay in the
+		// project's SQLite file (docs/team.md).
+		opt.LocalCommits = store.DefaultPath(p.Root)
+	}
 	st, err := open(set.Location, opt)
 	if readOnly && errors.Is(err, store.ErrOlderFormat) {
 		w := opt

@@ -38,6 +38,9 @@ type backend interface {
 	// a new connection: the connection was lost (a server restart), not
 	// the query refused.
 	retry(err error) bool
+	// bulk prepares tx for a write of many rows (an import, a
+	// migration) and returns what undoes it before the transaction ends.
+	bulk(ctx context.Context, tx conn) (undo func() error, err error)
 	// analyze brings the planner's statistics up to date after a bulk
 	// write (an import), so that the next searches are planned for the
 	// rows there now; a failure is no error (another user may own the

@@ -226,3 +226,47 @@ func TestConcurrentWritersPostgres(t *testing.T) {
 		t.Fatalf("search finds %d of %d memories: %v", len(hits), writers*each, err)
 	}
 }
+
+// TestLocalCommits checks that a PostgreSQL store opened with
+// LocalCommits keeps the commits in that SQLite file: synced there,
+// searched there, counted and covered by the state root, and not in the
+// shared database, so that a second checkout's history does not touch
+// them.
+func TestLocalCommits(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.commit("billing/invoice.go", "round invoice totals once")
+	r.commit("billing/tax.go", "tax on the rounded total")
+	local := filepath.Join(t.TempDir(), "sources.db")
+	s := backends[1].open(t, Options{Namespace: "billing", LocalCommits: local})
+	mustAddMemory(t, s, Memory{Content: "invoice totals are integers of cents", Importance: -1})
+	before, _ := s.StateRoot(ctx)
+	if st := syncCommits(t, s, r.dir); st.Added != 2 || st.Total != 2 {
+		t.Fatalf("SyncCommits = %+v", st)
+	}
+	hits, err := s.SearchCommits(ctx, "invoice totals", 5)
+	if err != nil || len(hits) != 1 || hits[0].Message != "round invoice totals once" {
+		t.Fatalf("SearchCommits = %+v, %v", hits, err)
+	}
+	if c, err := s.Counts(ctx); err != nil || c != (Counts{Memories: 1, Commits: 2}) {
+		t.Errorf("Counts = %+v, %v", c, err)
+	}
+	after, _ := s.StateRoot(ctx)
+	if after == before {
+		t.Error("the state root does not cover the local commits")
+	}
+	var shared int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM commits`).Scan(&shared); err != nil || shared != 0 {
+		t.Errorf("the shared database holds %d commits (%v), want none", shared, err)
+	}
+	file := openAt(t, local, Options{ReadOnly: true})
+	if c, err := file.Counts(ctx); err != nil || c.Commits != 2 || c.Memories != 0 {
+		t.Errorf("the local file's Counts = %+v, %v; want the 2 commits alone", c, err)
+	}
+	// Another checkout, sharing the namespace, sees the memory and only
+	// its own history.
+	other := openAt(t, s.url(t), Options{Namespace: "billing", LocalCommits: filepath.Join(t.TempDir(), "sources.db"), ReadOnly: true})
+	if c, err := other.Counts(ctx); err != nil || c != (Counts{Memories: 1}) {
+		t.Errorf("another checkout's Counts = %+v, %v", c, err)
+	}
+}

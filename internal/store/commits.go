@@ -36,8 +36,12 @@ type CommitStats struct {
 // deleted and the whole history read again (Rescanned).
 //
 // Its writes are one transaction. history.ErrNotRepository is returned
-// wrapped, and leaves the store unchanged.
+// wrapped, and leaves the store unchanged. A store opened with
+// Options.LocalCommits keeps them in that SQLite file.
 func (s *Store) SyncCommits(ctx context.Context, root string) (CommitStats, error) {
+	if s.local != nil {
+		return s.local.SyncCommits(ctx, root)
+	}
 	if s.opt.ReadOnly {
 		return CommitStats{}, ErrReadOnly
 	}
@@ -116,41 +120,48 @@ func (s *Store) commitCount(ctx context.Context, q conn) (int, error) {
 // not UTF-8, or holds NUL bytes (git stores messages as bytes), is stored
 // mended, as PostgreSQL's text columns require, on every backend alike.
 func (s *Store) insertCommits(ctx context.Context, tx conn, commits []history.Commit) (int, error) {
-	exists, err := tx.PrepareContext(ctx, `SELECT count(*) FROM commits WHERE ns = ? AND sha = ?`)
+	stored := map[string]bool{}
+	shas, err := queryRows(ctx, tx, func(r interface{ Scan(...any) error }) (string, error) {
+		var sha string
+		err := r.Scan(&sha)
+		return sha, err
+	}, `SELECT sha FROM commits WHERE ns = ?`, s.ns)
 	if err != nil {
 		return 0, fmt.Errorf("store: sync commits: %w", err)
 	}
-	defer exists.Close()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO commits (ns, id, sha, author, email, time, message, files, insertions, deletions, cid)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return 0, fmt.Errorf("store: sync commits: %w", err)
+	for _, sha := range shas {
+		stored[sha] = true
 	}
-	defer ins.Close()
-	added := 0
+	var news []history.Commit
 	for i := len(commits) - 1; i >= 0; i-- {
-		c := commits[i]
-		c.Author, c.Email, c.Message = mendText(c.Author), mendText(c.Email), mendText(c.Message)
-		var n int
-		if err := exists.QueryRowContext(ctx, s.ns, c.SHA).Scan(&n); err != nil {
-			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
+		if c := commits[i]; !stored[c.SHA] {
+			stored[c.SHA] = true
+			news = append(news, c)
 		}
-		if n > 0 {
-			continue // stored already
-		}
-		id, err := s.nextID(ctx, tx, "commit")
-		if err != nil {
-			return 0, err
-		}
-		if _, err := ins.ExecContext(ctx, s.ns, id, c.SHA, c.Author, c.Email, c.Time, c.Message, encodeFiles(c.Files), c.Insertions, c.Deletions, commitCID(c)); err != nil {
-			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
-		}
-		if err := commitTerms.insert(ctx, tx, s.ns, id, commitTexts(&c)); err != nil {
-			return 0, err
-		}
-		added++
 	}
-	return added, nil
+	if len(news) == 0 {
+		return 0, nil
+	}
+	first, err := s.reserveIDs(ctx, tx, "commit", len(news))
+	if err != nil {
+		return 0, err
+	}
+	w := newWriter(tx)
+	for i, c := range news {
+		c.Author, c.Email, c.Message = mendText(c.Author), mendText(c.Email), mendText(c.Message)
+		id := first + int64(i)
+		if err := w.add(ctx, "commits", "ns, id, sha, author, email, time, message, files, insertions, deletions, cid",
+			s.ns, id, c.SHA, c.Author, c.Email, c.Time, c.Message, encodeFiles(c.Files), c.Insertions, c.Deletions, commitCID(c)); err != nil {
+			return 0, fmt.Errorf("store: sync commits: commit %s: %w", c.SHA, err)
+		}
+		if err := commitTerms.insert(ctx, w, s.ns, id, commitTexts(&c)); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.flush(ctx); err != nil {
+		return 0, fmt.Errorf("store: sync commits: %w", err)
+	}
+	return len(news), nil
 }
 
 // mendText returns s as valid UTF-8 without NUL bytes: each invalid byte
@@ -244,6 +255,9 @@ type CommitHit struct {
 // in terms.go), then newest first (time descending, then sha ascending). A
 // query without terms, or k <= 0, gives none.
 func (s *Store) SearchCommits(ctx context.Context, query string, k int) ([]CommitHit, error) {
+	if s.local != nil {
+		return s.local.SearchCommits(ctx, query, k)
+	}
 	terms := lexical.QueryTerms(query)
 	var out []CommitHit
 	err := s.read(ctx, func(tx conn) error {

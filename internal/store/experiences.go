@@ -34,7 +34,11 @@ func (s *Store) AddExperience(ctx context.Context, e Experience) (Experience, er
 		if e.ID, err = s.nextID(ctx, tx, "experience"); err != nil {
 			return err
 		}
-		return s.insertExperience(ctx, tx, e)
+		w := newWriter(tx)
+		if err := s.insertExperience(ctx, w, e); err != nil {
+			return err
+		}
+		return w.flush(ctx)
 	})
 	if err != nil {
 		return Experience{}, err
@@ -42,19 +46,17 @@ func (s *Store) AddExperience(ctx context.Context, e Experience) (Experience, er
 	return e, nil
 }
 
-// insertExperience adds e, valid, with its defaults and its id, to the
-// store's namespace and the axes it belongs to.
-func (s *Store) insertExperience(ctx context.Context, tx conn, e Experience) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO experiences (ns, id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created, cid)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+// insertExperience queues in w e, valid, with its defaults and its id, in
+// the store's namespace and the axes it belongs to.
+func (s *Store) insertExperience(ctx context.Context, w *writer, e Experience) error {
+	if err := w.add(ctx, "experiences", "ns, id, domain, strategy, goal, hypothesis, action, prediction, outcome, result, surprise, root_cause, lesson, confidence, iterations, created, cid",
 		s.ns, e.ID, e.Domain, e.Strategy, e.Goal, e.Hypothesis, e.Action, e.Prediction, string(e.Outcome), e.Result,
-		e.Surprise, e.RootCause, e.Lesson, string(e.Confidence), e.Iterations, e.Created, experienceCID(e))
-	if err != nil {
-		return fmt.Errorf("store: add experience: %w", err)
+		e.Surprise, e.RootCause, e.Lesson, string(e.Confidence), e.Iterations, e.Created, experienceCID(e)); err != nil {
+		return err
 	}
 	for i := range axisDefs {
 		if d := &axisDefs[i]; d.on(&e) {
-			if err := d.table.insert(ctx, tx, s.ns, e.ID, d.texts(&e)); err != nil {
+			if err := d.table.insert(ctx, w, s.ns, e.ID, d.texts(&e)); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,43 +160,84 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader) (ImportSta
 	now := s.now()
 	err = s.write(ctx, func(tx conn) error {
 		st = ImportStats{}
+		// What the namespace holds: each kind's ids and content ids.
+		have := map[string]map[int64]string{}
+		for _, k := range []struct{ kind, table string }{{"memory", "memories"}, {"experience", "experiences"}, {"value", "learned_values"}} {
+			ids, err := queryRows(ctx, tx, scanIDCID, `SELECT id, cid FROM `+k.table+` WHERE ns = ?`, s.ns)
+			if err != nil {
+				return fmt.Errorf("store: import %s: %w", name, err)
+			}
+			have[k.kind] = make(map[int64]string, len(ids))
+			for _, r := range ids {
+				have[k.kind][r.id] = r.cid
+			}
+		}
+		last := map[string]int64{}
+		undo, err := s.be.bulk(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer undo()
+		w := newWriter(tx)
 		for _, r := range rows {
-			var same bool
+			var id int64
+			var cid string
+			switch r.kind {
+			case "memory":
+				r.m = r.m.withDefaults(now)
+				id, cid = r.m.ID, memoryCID(r.m)
+			case "experience":
+				r.e = r.e.withDefaults(now)
+				id, cid = r.e.ID, experienceCID(r.e)
+			case "value":
+				r.v = r.v.withDefaults(now)
+				id, cid = r.v.ID, valueCID(r.v)
+				if e := r.v.Experience; e != 0 {
+					if _, ok := have["experience"][e]; !ok {
+						return bad(r.line, "value %d names experience %d, which is neither in the file nor in the store", id, e)
+					}
+				}
+			}
+			if c, ok := have[r.kind][id]; ok {
+				if c != cid {
+					return bad(r.line, "%s %d differs from the %s %d the store holds in namespace %s; an import never replaces a row: import into an empty namespace, or remove that %s first", r.kind, id, r.kind, id, s.ns, r.kind)
+				}
+				switch r.kind {
+				case "memory":
+					st.Unchanged.Memories++
+				case "experience":
+					st.Unchanged.Experiences++
+				case "value":
+					st.Unchanged.Values++
+				}
+				continue
+			}
+			have[r.kind][id] = cid
+			last[r.kind] = max(last[r.kind], id)
 			var err error
 			switch r.kind {
 			case "memory":
-				m := r.m.withDefaults(now)
-				if same, err = s.importRow(ctx, tx, "memory", "memories", m.ID, memoryCID(m)); err == nil && !same {
-					err = s.insertMemory(ctx, tx, m)
-				}
-				count(same, &st.Added.Memories, &st.Unchanged.Memories)
+				err = s.insertMemory(ctx, w, r.m)
+				st.Added.Memories++
 			case "experience":
-				e := r.e.withDefaults(now)
-				if same, err = s.importRow(ctx, tx, "experience", "experiences", e.ID, experienceCID(e)); err == nil && !same {
-					err = s.insertExperience(ctx, tx, e)
-				}
-				count(same, &st.Added.Experiences, &st.Unchanged.Experiences)
+				err = s.insertExperience(ctx, w, r.e)
+				st.Added.Experiences++
 			case "value":
-				v := r.v.withDefaults(now)
-				if v.Experience != 0 {
-					var k int
-					if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM experiences WHERE ns = ? AND id = ?`, s.ns, v.Experience).Scan(&k); err != nil {
-						return fmt.Errorf("store: import %s: %w", name, err)
-					}
-					if k == 0 {
-						return bad(r.line, "value %d names experience %d, which is neither in the file nor in the store", v.ID, v.Experience)
-					}
-				}
-				if same, err = s.importRow(ctx, tx, "value", "learned_values", v.ID, valueCID(v)); err == nil && !same {
-					err = s.insertValue(ctx, tx, v)
-				}
-				count(same, &st.Added.Values, &st.Unchanged.Values)
-			}
-			if errors.Is(err, errDiffers) {
-				return bad(r.line, "%s %d differs from the %s %d the store holds in namespace %s; an import never replaces a row: import into an empty namespace, or remove that %s first", r.kind, idOf(r.m.ID, r.e.ID, r.v.ID), r.kind, idOf(r.m.ID, r.e.ID, r.v.ID), s.ns, r.kind)
+				err = s.insertValue(ctx, w, r.v)
+				st.Added.Values++
 			}
 			if err != nil {
 				return err
+			}
+		}
+		if err := w.flush(ctx); err != nil {
+			return err
+		}
+		for _, kind := range []string{"memory", "experience", "value"} {
+			if id := last[kind]; id > 0 {
+				if err := s.seenID(ctx, tx, kind, id); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -288,44 +328,6 @@ func parseExport(name string, r io.Reader) ([]importRow, error) {
 	return rows, nil
 }
 
-// errDiffers: a row of the import has an id the store gives another row.
-var errDiffers = errors.New("differs")
-
-// importRow reports whether the store's namespace holds row id of table
-// with content id cid already (same), and records the id as taken when
-// it does not; errDiffers when it holds another row with that id.
-func (s *Store) importRow(ctx context.Context, tx conn, kind, table string, id int64, cid string) (same bool, err error) {
-	var have string
-	err = tx.QueryRowContext(ctx, `SELECT cid FROM `+table+` WHERE ns = ? AND id = ?`, s.ns, id).Scan(&have)
-	switch {
-	case err == nil && have == cid:
-		return true, nil
-	case err == nil:
-		return false, errDiffers
-	case !errors.Is(err, sql.ErrNoRows):
-		return false, fmt.Errorf("store: import: %w", err)
-	}
-	return false, s.seenID(ctx, tx, kind, id)
-}
-
-// count counts a row as added or unchanged.
-func count(same bool, added, unchanged *int) {
-	if same {
-		*unchanged++
-	} else {
-		*added++
-	}
-}
-
-func idOf(ids ...int64) int64 {
-	for _, id := range ids {
-		if id != 0 {
-			return id
-		}
-	}
-	return 0
-}
-
 func deref(p *float64, def float64) float64 {
 	if p == nil {
 		return def
@@ -345,4 +347,16 @@ func strictJSON(b []byte, v any) error {
 		return errors.New("more than one JSON value on the line")
 	}
 	return nil
+}
+
+// idCID is a row's id and content id.
+type idCID struct {
+	id  int64
+	cid string
+}
+
+func scanIDCID(r interface{ Scan(...any) error }) (idCID, error) {
+	var x idCID
+	err := r.Scan(&x.id, &x.cid)
+	return x, err
 }

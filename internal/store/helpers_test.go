@@ -218,19 +218,31 @@ func (s *Store) insertMemoryNext(ctx context.Context, tx conn, m Memory) (id int
 	if m.ID, err = s.nextID(ctx, tx, "memory"); err != nil {
 		return 0, err
 	}
-	return m.ID, s.insertMemory(ctx, tx, m)
+	w := newWriter(tx)
+	if err := s.insertMemory(ctx, w, m); err != nil {
+		return 0, err
+	}
+	return m.ID, w.flush(ctx)
 }
 
 func (s *Store) insertExperienceNext(ctx context.Context, tx conn, e Experience) (id int64, err error) {
 	if e.ID, err = s.nextID(ctx, tx, "experience"); err != nil {
 		return 0, err
 	}
-	return e.ID, s.insertExperience(ctx, tx, e)
+	w := newWriter(tx)
+	if err := s.insertExperience(ctx, w, e); err != nil {
+		return 0, err
+	}
+	return e.ID, w.flush(ctx)
 }
 
 func (s *Store) insertValueNext(ctx context.Context, tx conn, v Value) (id int64, err error) {
 	if v.ID, err = s.nextID(ctx, tx, "value"); err != nil {
 		return 0, err
 	}
-	return v.ID, s.insertValue(ctx, tx, v)
+	w := newWriter(tx)
+	if err := s.insertValue(ctx, w, v); err != nil {
+		return 0, err
+	}
+	return v.ID, w.flush(ctx)
 }

@@ -32,7 +32,11 @@ func (s *Store) AddMemory(ctx context.Context, m Memory) (Memory, error) {
 		if m.ID, err = s.nextID(ctx, tx, "memory"); err != nil {
 			return err
 		}
-		return s.insertMemory(ctx, tx, m)
+		w := newWriter(tx)
+		if err := s.insertMemory(ctx, w, m); err != nil {
+			return err
+		}
+		return w.flush(ctx)
 	})
 	if err != nil {
 		return Memory{}, err
@@ -40,15 +44,14 @@ func (s *Store) AddMemory(ctx context.Context, m Memory) (Memory, error) {
 	return m, nil
 }
 
-// insertMemory adds m, valid, with its defaults and its id, to the
+// insertMemory queues in w m, valid, with its defaults and its id, in the
 // store's namespace.
-func (s *Store) insertMemory(ctx context.Context, tx conn, m Memory) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO memories (ns, id, content, category, importance, created, cid) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		s.ns, m.ID, m.Content, m.Category, m.Importance, m.Created, memoryCID(m))
-	if err != nil {
-		return fmt.Errorf("store: add memory: %w", err)
+func (s *Store) insertMemory(ctx context.Context, w *writer, m Memory) error {
+	if err := w.add(ctx, "memories", "ns, id, content, category, importance, created, cid",
+		s.ns, m.ID, m.Content, m.Category, m.Importance, m.Created, memoryCID(m)); err != nil {
+		return err
 	}
-	return memoryTerms.insert(ctx, tx, s.ns, m.ID, memoryTexts(m))
+	return memoryTerms.insert(ctx, w, s.ns, m.ID, memoryTexts(m))
 }
 
 // memoryTexts are the texts of memory_terms' columns.

@@ -20,13 +20,13 @@ type Pool struct {
 // Open returns the store Open(location, opt) would. A PostgreSQL store is
 // kept and returned again for the same location and options; its Close
 // does nothing, and Pool.Close closes it. A read-only store of a database
-// without the store's tables is not kept, so that it is seen once
-// created.
+// without the store's tables (or whose local commits file is missing) is
+// not kept, so that it is seen once created.
 func (p *Pool) Open(location string, opt Options) (*Store, error) {
 	if !IsURL(location) {
 		return Open(location, opt)
 	}
-	key := strings.Join([]string{location, opt.Namespace, strings.Join(opt.Shared, ","), opt.Password, boolKey(opt.ReadOnly)}, "\x00")
+	key := strings.Join([]string{location, opt.Namespace, strings.Join(opt.Shared, ","), opt.Password, opt.LocalCommits, boolKey(opt.ReadOnly)}, "\x00")
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -36,7 +36,7 @@ func (p *Pool) Open(location string, opt Options) (*Store, error) {
 		return s, nil
 	}
 	s, err := Open(location, opt)
-	if err != nil || s.db == nil {
+	if err != nil || s.db == nil || s.local != nil && s.local.db == nil {
 		return s, err
 	}
 	s.pooled = true

@@ -88,6 +88,11 @@ func (postgresBackend) beginRead(ctx context.Context, db *sql.DB) (*sql.Tx, erro
 
 func (postgresBackend) retry(err error) bool { return connLost(err) }
 
+// bulk does nothing: the server's buffers are its own.
+func (postgresBackend) bulk(context.Context, conn) (func() error, error) {
+	return func() error { return nil }, nil
+}
+
 // analyze runs ANALYZE on the tables a search reads: without it, the
 // searches right after an import of thousands of rows are planned as if
 // the tables were empty, and took a second each (measured on 10,000
@@ -219,6 +224,7 @@ var postgresSchema = []string{
 		term TEXT COLLATE "C" NOT NULL,
 		id   BIGINT NOT NULL,
 		tf   TEXT NOT NULL,
+		len  BIGINT NOT NULL,
 		PRIMARY KEY (tbl, ns, term, id)
 	)`,
 	`CREATE TABLE term_docs (

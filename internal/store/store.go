@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,6 +77,12 @@ type Options struct {
 	// the driver find one (PGPASSWORD, PGPASSFILE, ~/.pgpass). SQLite
 	// ignores it.
 	Password string
+	// LocalCommits, for a PostgreSQL store, is the OS path of an SQLite
+	// store (DefaultPath) that keeps the commits instead: the git history
+	// is each checkout's own, and checkouts on different branches would
+	// otherwise read it again and again over each other's. "" keeps them
+	// in the store's own database, in its namespace.
+	LocalCommits string
 }
 
 // ValidNamespace reports whether ns can name a namespace: a lower-case
@@ -129,6 +136,9 @@ type Store struct {
 	warnings []string
 	// pooled: a Pool keeps the store, and Close leaves it open.
 	pooled bool
+	// local keeps the commits when Options.LocalCommits is set; nil when
+	// the store's own database does.
+	local *Store
 }
 
 // Open opens the store at location: an OS path of an SQLite file
@@ -155,10 +165,22 @@ func Open(location string, opt Options) (*Store, error) {
 	}
 	slices.Sort(nss[1:])
 	s := &Store{opt: opt, ns: ns, nss: nss}
-	if IsURL(location) {
-		return s, s.openPostgres(location)
+	if !IsURL(location) {
+		return s, s.openSQLite(location)
 	}
-	return s, s.openSQLite(location)
+	if err := s.openPostgres(location); err != nil {
+		return s, err
+	}
+	if opt.LocalCommits != "" {
+		local, err := Open(opt.LocalCommits, Options{ReadOnly: opt.ReadOnly, Now: opt.Now})
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.local = local
+		s.warnings = append(s.warnings, local.warnings...)
+	}
+	return s, nil
 }
 
 // Path returns where the database is: the OS path of an SQLite file, or
@@ -179,13 +201,19 @@ func (s *Store) Warnings() []string { return s.warnings }
 // Close closes the database. A store is not usable after Close. The
 // Close of a store a Pool keeps does nothing.
 func (s *Store) Close() error {
-	if s.db == nil || s.pooled {
+	if s.pooled {
 		return nil
 	}
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("store: close %s: %w", s.where, err)
+	var errs []error
+	if s.local != nil {
+		errs = append(errs, s.local.Close())
 	}
-	return nil
+	if s.db != nil {
+		if err := s.db.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("store: close %s: %w", s.where, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // conn returns q as a conn of the store's backend.
@@ -452,6 +480,13 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	if err != nil {
 		return Counts{}, fmt.Errorf("store: counts: %w", err)
 	}
+	if s.local != nil {
+		lc, err := s.local.Counts(ctx)
+		if err != nil {
+			return Counts{}, err
+		}
+		c.Commits = lc.Commits
+	}
 	return c, nil
 }
 
@@ -465,15 +500,38 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 // experiences and values the ids are part of the rows). An empty store's
 // root is that of no inputs.
 func (s *Store) StateRoot(ctx context.Context) (string, error) {
+	inputs, err := s.rootInputs(ctx, s.local == nil)
+	if err == nil && s.local != nil {
+		var commits []project.Input
+		commits, err = s.local.rootInputs(ctx, true)
+		for _, in := range commits {
+			if strings.HasPrefix(in.Path, "commit:") {
+				inputs = append(inputs, in)
+			}
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: state root: %w", err)
+	}
+	return project.StateRoot(inputs), nil
+}
+
+// rootInputs returns StateRoot's inputs of the rows the store reads, its
+// commits among them only when commits is set.
+func (s *Store) rootInputs(ctx context.Context, commits bool) ([]project.Input, error) {
 	var inputs []project.Input
 	in, args := s.nsIn("")
+	q := `SELECT 'memory', ns, CAST(id AS TEXT), cid FROM memories WHERE ` + in + `
+			UNION ALL SELECT 'experience', ns, CAST(id AS TEXT), cid FROM experiences WHERE ` + in + `
+			UNION ALL SELECT 'value', ns, CAST(id AS TEXT), cid FROM learned_values WHERE ` + in
+	args = slices.Concat(args, args, args)
+	if commits {
+		q += ` UNION ALL SELECT 'commit', ns, sha, cid FROM commits WHERE ns = ?`
+		args = append(args, s.ns)
+	}
 	err := s.read(ctx, func(tx conn) error {
 		inputs = inputs[:0]
-		rows, err := tx.QueryContext(ctx, `
-			SELECT 'memory', ns, CAST(id AS TEXT), cid FROM memories WHERE `+in+`
-			UNION ALL SELECT 'experience', ns, CAST(id AS TEXT), cid FROM experiences WHERE `+in+`
-			UNION ALL SELECT 'value', ns, CAST(id AS TEXT), cid FROM learned_values WHERE `+in+`
-			UNION ALL SELECT 'commit', ns, sha, cid FROM commits WHERE ns = ?`, slices.Concat(args, args, args, []any{s.ns})...)
+		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -487,10 +545,7 @@ func (s *Store) StateRoot(ctx context.Context) (string, error) {
 		}
 		return rows.Err()
 	})
-	if err != nil {
-		return "", fmt.Errorf("store: state root: %w", err)
-	}
-	return project.StateRoot(inputs), nil
+	return inputs, err
 }
 
 // RowKey is the key of a row: "memory:12", or "value:3@team" for a row

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"math"
@@ -44,16 +46,16 @@ var (
 	commitTerms = ftsTable{7, "commit_terms", []string{"message", "paths", "author"}, []float64{2, 1, 1}}
 )
 
-// termRows is how many rows of terms one INSERT writes: 5 parameters a
-// row, well under SQLite's 32,766 and PostgreSQL's 65,535.
+// termRows is how many terms one DELETE names.
 const termRows = 500
 
-// insert adds the terms of row id of namespace ns, whose columns hold
-// texts: one row of terms for each distinct term (lexical.Terms of each
-// text), with its count in each column, "col:count" pairs joined by
-// spaces ("0:2 3:1"), and one row of term_docs with the row's length,
-// the number of its terms.
-func (t ftsTable) insert(ctx context.Context, q conn, ns string, id int64, texts []string) error {
+// insert queues in w the terms of row id of namespace ns, whose columns
+// hold texts: one row of terms for each distinct term (lexical.Terms of
+// each text), with its count in each column, "col:count" pairs joined by
+// spaces ("0:2 3:1") and the row's length, the number of its terms (kept
+// with each term, so that a search reads one table); and one row of
+// term_docs with the length, which the table's statistics sum.
+func (t ftsTable) insert(ctx context.Context, w *writer, ns string, id int64, texts []string) error {
 	type tf struct {
 		term   string
 		counts []int
@@ -73,31 +75,24 @@ func (t ftsTable) insert(ctx context.Context, q conn, ns string, id int64, texts
 			e.counts[c]++
 		}
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO term_docs (tbl, ns, id, len) VALUES (?, ?, ?, ?)`, t.tbl, ns, id, n); err != nil {
-		return fmt.Errorf("store: %s: %w", t.name, err)
+	if err := w.add(ctx, "term_docs", "tbl, ns, id, len", t.tbl, ns, id, n); err != nil {
+		return err
 	}
-	for len(order) > 0 {
-		batch := order[:min(termRows, len(order))]
-		order = order[len(batch):]
-		args := make([]any, 0, 5*len(batch))
-		var b []byte
-		for _, e := range batch {
-			b = b[:0]
-			for c, k := range e.counts {
-				if k > 0 {
-					if len(b) > 0 {
-						b = append(b, ' ')
-					}
-					b = strconv.AppendInt(b, int64(c), 10)
-					b = append(b, ':')
-					b = strconv.AppendInt(b, int64(k), 10)
+	var b []byte
+	for _, e := range order {
+		b = b[:0]
+		for c, k := range e.counts {
+			if k > 0 {
+				if len(b) > 0 {
+					b = append(b, ' ')
 				}
+				b = strconv.AppendInt(b, int64(c), 10)
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(k), 10)
 			}
-			args = append(args, t.tbl, ns, e.term, id, string(b))
 		}
-		stmt := `INSERT INTO terms (tbl, ns, term, id, tf) VALUES (?, ?, ?, ?, ?)` + strings.Repeat(`, (?, ?, ?, ?, ?)`, len(batch)-1)
-		if _, err := q.ExecContext(ctx, stmt, args...); err != nil {
-			return fmt.Errorf("store: %s: %w", t.name, err)
+		if err := w.add(ctx, "terms", "tbl, ns, term, id, tf, len", t.tbl, ns, e.term, id, string(b), n); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -195,51 +190,68 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 	if docs == 0 {
 		return nil, nil
 	}
-	termArgs := make([]any, len(terms))
-	index := make(map[string]int, len(terms))
-	for i, term := range terms {
-		termArgs[i] = term
-		index[term] = i
+	// One query a term, reading the table's rows for it in key order:
+	// its rows' ids, counts and lengths, the namespace only when several
+	// are read (matched against nss, so that no row allocates a string).
+	cols := `id, tf, len`
+	if len(nss) > 1 {
+		cols += `, ns`
 	}
-	rows, err := q.QueryContext(ctx, `SELECT p.ns, p.id, p.term, p.tf, d.len FROM terms p
-		JOIN term_docs d ON d.tbl = p.tbl AND d.ns = p.ns AND d.id = p.id
-		WHERE p.tbl = ? AND p.ns IN (`+params(len(nss))+`) AND p.term IN (`+params(len(terms))+`)`,
-		slices.Concat([]any{t.tbl}, nsArgs, termArgs)...)
+	stmt, err := q.PrepareContext(ctx, `SELECT `+cols+` FROM terms WHERE tbl = ? AND term = ? AND ns IN (`+params(len(nss))+`)`)
 	if err != nil {
 		return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 	}
-	defer rows.Close()
-	type doc struct {
-		length int64
-		freq   []float64 // weighted count of each term
-	}
-	byRow := map[rowID]*doc{}
+	defer stmt.Close()
+	// The rows found, in the order found: their ids, lengths, and weighted
+	// counts of each term (row j's are freq[j*len(terms):][:len(terms)]).
+	index := map[rowID]int{}
+	var ids []rowID
+	var lengths []int64
+	var freq []float64
 	hits := make([]int64, len(terms)) // rows that hold each term
-	for rows.Next() {
-		var r rowID
-		var term, tf string
-		var length int64
-		if err := rows.Scan(&r.ns, &r.id, &term, &tf, &length); err != nil {
+	for i, term := range terms {
+		rows, err := stmt.QueryContext(ctx, slices.Concat([]any{t.tbl, term}, nsArgs)...)
+		if err != nil {
 			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 		}
-		i, ok := index[term]
-		if !ok {
-			continue
+		var tf, ns sql.RawBytes
+		dest := []any{new(int64), &tf, new(int64), &ns}[:3+min(1, len(nss)-1)]
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: search %s: %w", t.name, err)
+			}
+			r := rowID{nss[0], *dest[0].(*int64)}
+			if len(nss) > 1 {
+				k := slices.IndexFunc(nss, func(n string) bool { return n == string(ns) })
+				if k < 0 {
+					rows.Close()
+					return nil, fmt.Errorf("store: search %s: a row of namespace %q, not asked for", t.name, ns)
+				}
+				r.ns = nss[k]
+			}
+			f, err := t.weigh(tf)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: search %s: row %d of namespace %s: %w; the store is damaged", t.name, r.id, r.ns, err)
+			}
+			j, ok := index[r]
+			if !ok {
+				j = len(ids)
+				index[r] = j
+				ids = append(ids, r)
+				lengths = append(lengths, *dest[2].(*int64))
+				freq = append(freq, make([]float64, len(terms))...)
+			}
+			freq[j*len(terms)+i] = f
+			hits[i]++
 		}
-		f, err := t.weigh(tf)
-		if err != nil {
-			return nil, fmt.Errorf("store: search %s: row %d of namespace %s: %w; the store is damaged", t.name, r.id, r.ns, err)
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 		}
-		d := byRow[r]
-		if d == nil {
-			d = &doc{length: length, freq: make([]float64, len(terms))}
-			byRow[r] = d
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 		}
-		d.freq[i] = f
-		hits[i]++
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: search %s: %w", t.name, err)
 	}
 	idf := make([]float64, len(terms))
 	for i, n := range hits {
@@ -250,34 +262,55 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 	}
 	avgdl := float64(total) / float64(docs)
 	k1, b := bm25K1, bm25B
-	out := make([]scored, 0, len(byRow))
-	for r, d := range byRow {
-		norm := float64(k1 * (1 - b + float64(b*float64(d.length))/avgdl))
+	out := make([]scored, len(ids))
+	for j, r := range ids {
+		norm := float64(k1 * (1 - b + float64(b*float64(lengths[j]))/avgdl))
 		s := 0.0
-		for i, f := range d.freq {
+		for i, f := range freq[j*len(terms) : (j+1)*len(terms)] {
 			if f != 0 {
 				s += float64(idf[i] * (float64(f*(k1+1)) / (f + norm)))
 			}
 		}
-		out = append(out, scored{r, s})
+		out[j] = scored{r, s}
 	}
 	return out, nil
 }
 
 // weigh returns the weighted count of a term in a row from its tf
-// column: Σ weight of column · count.
-func (t ftsTable) weigh(tf string) (float64, error) {
+// column ("0:2 3:1"): Σ weight of column · count.
+func (t ftsTable) weigh(tf []byte) (float64, error) {
 	f := 0.0
-	for pair := range strings.FieldsSeq(tf) {
-		cs, ks, ok := strings.Cut(pair, ":")
-		c, err1 := strconv.Atoi(cs)
-		k, err2 := strconv.Atoi(ks)
-		if !ok || err1 != nil || err2 != nil || c < 0 || c >= len(t.weights) || k <= 0 {
-			return 0, fmt.Errorf("term counts %q", tf)
+	for len(tf) > 0 {
+		pair := tf
+		if i := bytes.IndexByte(tf, ' '); i >= 0 {
+			pair, tf = tf[:i], tf[i+1:]
+		} else {
+			tf = nil
+		}
+		cs, ks, ok := bytes.Cut(pair, []byte{':'})
+		c, ok1 := atoi(cs)
+		k, ok2 := atoi(ks)
+		if !ok || !ok1 || !ok2 || c >= len(t.weights) || k <= 0 {
+			return 0, fmt.Errorf("term counts %q", pair)
 		}
 		f += t.weights[c] * float64(k)
 	}
 	return f, nil
+}
+
+// atoi reads a whole number of at most 9 decimal digits.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // ranked is a row with its quantized score.
@@ -391,12 +424,13 @@ func loadRows[T any](ctx context.Context, q conn, ids []rowID, selectFrom string
 // tables, which hold no text to read back). The namespace must hold no
 // terms yet.
 func (s *Store) indexTerms(ctx context.Context, tx conn, ns string) error {
+	w := newWriter(tx)
 	mems, err := queryRows(ctx, tx, scanMemory, `SELECT `+memoryCols+` FROM memories WHERE ns = ? ORDER BY id`, ns)
 	if err != nil {
 		return fmt.Errorf("store: reading memories: %w", err)
 	}
 	for _, m := range mems {
-		if err := memoryTerms.insert(ctx, tx, ns, m.ID, memoryTexts(m)); err != nil {
+		if err := memoryTerms.insert(ctx, w, ns, m.ID, memoryTexts(m)); err != nil {
 			return err
 		}
 	}
@@ -407,7 +441,7 @@ func (s *Store) indexTerms(ctx context.Context, tx conn, ns string) error {
 	for i := range exps {
 		for j := range axisDefs {
 			if d := &axisDefs[j]; d.on(&exps[i]) {
-				if err := d.table.insert(ctx, tx, ns, exps[i].ID, d.texts(&exps[i])); err != nil {
+				if err := d.table.insert(ctx, w, ns, exps[i].ID, d.texts(&exps[i])); err != nil {
 					return err
 				}
 			}
@@ -418,7 +452,7 @@ func (s *Store) indexTerms(ctx context.Context, tx conn, ns string) error {
 		return fmt.Errorf("store: reading values: %w", err)
 	}
 	for _, v := range vals {
-		if err := valueTerms.insert(ctx, tx, ns, v.ID, valueTexts(v)); err != nil {
+		if err := valueTerms.insert(ctx, w, ns, v.ID, valueTexts(v)); err != nil {
 			return err
 		}
 	}
@@ -427,9 +461,9 @@ func (s *Store) indexTerms(ctx context.Context, tx conn, ns string) error {
 		return fmt.Errorf("store: reading commits: %w", err)
 	}
 	for i := range commits {
-		if err := commitTerms.insert(ctx, tx, ns, commits[i].id, commitTexts(&commits[i].Commit)); err != nil {
+		if err := commitTerms.insert(ctx, w, ns, commits[i].id, commitTexts(&commits[i].Commit)); err != nil {
 			return err
 		}
 	}
-	return nil
+	return w.flush(ctx)
 }

@@ -46,7 +46,11 @@ func (s *Store) AddValue(ctx context.Context, v Value) (Value, error) {
 		if v.ID, err = s.nextID(ctx, tx, "value"); err != nil {
 			return err
 		}
-		return s.insertValue(ctx, tx, v)
+		w := newWriter(tx)
+		if err := s.insertValue(ctx, w, v); err != nil {
+			return err
+		}
+		return w.flush(ctx)
 	})
 	if err != nil {
 		return Value{}, err
@@ -54,15 +58,14 @@ func (s *Store) AddValue(ctx context.Context, v Value) (Value, error) {
 	return v, nil
 }
 
-// insertValue adds v, valid, with its defaults and its id, to the
+// insertValue queues in w v, valid, with its defaults and its id, in the
 // store's namespace.
-func (s *Store) insertValue(ctx context.Context, tx conn, v Value) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO learned_values (ns, id, text, axis, cluster, cluster_size, similarity, experience, tags, created, cid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.ns, v.ID, v.Text, string(v.Axis), v.Cluster, v.ClusterSize, v.Similarity, v.Experience, strings.Join(v.Tags, " "), v.Created, valueCID(v))
-	if err != nil {
-		return fmt.Errorf("store: add value: %w", err)
+func (s *Store) insertValue(ctx context.Context, w *writer, v Value) error {
+	if err := w.add(ctx, "learned_values", "ns, id, text, axis, cluster, cluster_size, similarity, experience, tags, created, cid",
+		s.ns, v.ID, v.Text, string(v.Axis), v.Cluster, v.ClusterSize, v.Similarity, v.Experience, strings.Join(v.Tags, " "), v.Created, valueCID(v)); err != nil {
+		return err
 	}
-	return valueTerms.insert(ctx, tx, s.ns, v.ID, valueTexts(v))
+	return valueTerms.insert(ctx, w, s.ns, v.ID, valueTexts(v))
 }
 
 // valueTexts are the texts of value_terms' columns.

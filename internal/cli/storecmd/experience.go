@@ -16,7 +16,8 @@ strategy (systematic-elimination, …) say what kind of work it was; its
 confidence tier (gold, silver, bronze — the default — or abandoned) how
 far to trust it. Each is one row of the project's store,
 .ctxpack/sources.db (an SQLite file under the project root, created by the
-first add), keyed experience:ID: ids increase and are never given again.
+first add, or the team's PostgreSQL database: 'ctxpack store --help'),
+keyed experience:ID: ids increase and are never given again.
 
 Experiences are searched on four axes, each its own full-text table: full
 (every field of every experience), strategy (those with a strategy),

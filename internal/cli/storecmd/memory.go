@@ -9,7 +9,8 @@ import (
 const memoryLong = `A memory is something the team or an agent learned and wants found again:
 a fact, a preference, a decision, an error message and its fix. Each is one
 row of the project's store, .ctxpack/sources.db (an SQLite file under the
-project root, created by the first add), keyed memory:ID: ids increase and
+project root, created by the first add, or the team's PostgreSQL database:
+'ctxpack store --help'), keyed memory:ID: ids increase and
 are never given again. A memory has a category, a lower-case word (fact,
 the default, preference, decision, error, workflow, context, event, or a
 word of your own), and an importance from 0 to 1 (default 0.5).

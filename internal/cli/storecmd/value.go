@@ -14,7 +14,8 @@ summing"). It is written by hand ('value add') or derived from experiences
 ('value derive': the lesson of the most central experience of a cluster of
 experiences alike on one axis). Each is one row of the project's store,
 .ctxpack/sources.db (an SQLite file under the project root, created by the
-first add), keyed value:ID: ids increase and are never given again. A value
+first add, or the team's PostgreSQL database: 'ctxpack store --help'),
+keyed value:ID: ids increase and are never given again. A value
 has an axis — full, strategy, surprise or root_cause, the axes experiences
 are searched and clustered on — and tags: the domains and strategies it
 applies to.

@@ -260,7 +260,7 @@ func TestCollectStore(t *testing.T) {
 				t.Errorf("%s: dedup text %q", p.Key, p.Dedup.Text)
 			}
 		case Values:
-			if p.Dedup.Origin != key("experience", gold) {
+			if p.Dedup.Origin != key("experience", gold, "") {
 				t.Errorf("%s: origin %q", p.Key, p.Dedup.Origin)
 			}
 		}
@@ -271,7 +271,7 @@ func TestCollectStore(t *testing.T) {
 	// The value derived from the gold experience repeats it: dropped.
 	res := assemble(t, c, pack.Options{Format: render.Markdown})
 	if !slices.ContainsFunc(res.Plan.Dropped, func(d render.Dropped) bool {
-		return strings.HasSuffix(d.Reason, "the same experience ("+key("experience", gold)+")")
+		return strings.HasSuffix(d.Reason, "the same experience ("+key("experience", gold, "")+")")
 	}) {
 		t.Errorf("dropped %+v: want the value of the experience", res.Plan.Dropped)
 	}
@@ -550,7 +550,7 @@ func TestPremortem(t *testing.T) {
 		t.Errorf("sections %v", buckets)
 	}
 	strategy := func(c *Collection, id int64) pack.Part {
-		return c.Parts[slices.IndexFunc(c.Parts, func(p pack.Part) bool { return p.Key == key("experience", id)+"#strategy" })]
+		return c.Parts[slices.IndexFunc(c.Parts, func(p pack.Part) bool { return p.Key == key("experience", id, "")+"#strategy" })]
 	}
 	if p := strategy(c, fail); p.Components["failure"] != 1 || !strings.HasPrefix(p.Text[pack.Full], "**Falsified** debugging with bisect-history: find the drift\n") {
 		t.Errorf("strategy part %+v", p)
