@@ -20,6 +20,11 @@ import (
 const (
 	EnvStore          = "CTXPACK_STORE"
 	EnvStoreNamespace = "CTXPACK_STORE_NAMESPACE"
+	// EnvStorePasswordFile names a file holding the PostgreSQL password
+	// alone. It is read from the environment only, never from the
+	// configuration: a repository's configuration names the server, and
+	// must not also choose a local file whose content goes to it.
+	EnvStorePasswordFile = "CTXPACK_STORE_PASSWORD_FILE"
 )
 
 // StoreSettings say where the project's store of memories, experiences,
@@ -34,17 +39,17 @@ type StoreSettings struct {
 	// Namespace is the namespace read and written; Shared the others read.
 	Namespace string
 	Shared    []string
-	// Password is read from store.password_file; "" when none is named.
+	// Password is read from the file CTXPACK_STORE_PASSWORD_FILE names;
+	// "" when none is named.
 	Password string
 }
 
 // storeConfig is the store: section in its mapping form; the scalar form
 // is the URL alone.
 type storeConfig struct {
-	URL          string   `yaml:"url"`
-	Namespace    string   `yaml:"namespace"`
-	Shared       []string `yaml:"shared"`
-	PasswordFile string   `yaml:"password_file"`
+	URL       string   `yaml:"url"`
+	Namespace string   `yaml:"namespace"`
+	Shared    []string `yaml:"shared"`
 }
 
 // StoreSettings reads the store: setting and the CTXPACK_STORE and
@@ -72,7 +77,7 @@ func (p *Project) StoreSettings() (StoreSettings, error) {
 			return StoreSettings{}, bad("url", fmt.Sprintf("must be a PostgreSQL URL, postgres://user@host:port/database (got %q); leave store out for the SQLite store at .ctxpack/sources.db", c.URL))
 		}
 		if c.URL != "" && urlHasPassword(c.URL) {
-			return StoreSettings{}, bad("url", "holds a password, and the configuration file is shared: take it out, and put it in PGPASSWORD, a ~/.pgpass line, or a file named by store.password_file")
+			return StoreSettings{}, bad("url", "holds a password, and the configuration file is shared: take it out, and put it in PGPASSWORD, a ~/.pgpass line, or a file named by "+EnvStorePasswordFile)
 		}
 	}
 	if env := os.Getenv(EnvStore); env != "" {
@@ -101,8 +106,8 @@ func (p *Project) StoreSettings() (StoreSettings, error) {
 	}
 	s.Location = c.URL
 	s.Name = redactURL(c.URL) + ", namespace " + s.Namespace
-	if c.PasswordFile != "" {
-		pw, err := p.readPasswordFile(c.PasswordFile)
+	if f := os.Getenv(EnvStorePasswordFile); f != "" {
+		pw, err := readPasswordFile(f)
 		if err != nil {
 			return StoreSettings{}, err
 		}
@@ -153,35 +158,33 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-// readPasswordFile reads the password from path: "~/" is the home
-// folder, and a relative path starts at the project root. The file holds
-// the password alone; a final line break is not part of it.
-func (p *Project) readPasswordFile(path string) (string, error) {
+// readPasswordFile reads the password from path ("~/" is the home
+// folder). The file holds the password alone; a final line break is not
+// part of it.
+func readPasswordFile(path string) (string, error) {
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("ctxpack: store.password_file %s: %w", path, err)
+			return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+" %s: %w", path, err)
 		}
 		path = filepath.Join(home, rest)
-	} else if !filepath.IsAbs(path) {
-		path = filepath.Join(p.Root, path)
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", fmt.Errorf("ctxpack: store.password_file %s does not exist; create it with the password alone (chmod 600)", path)
+		return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+" %s does not exist; create it with the password alone (chmod 600)", path)
 	case err != nil:
-		return "", fmt.Errorf("ctxpack: store.password_file: %w", err)
+		return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+": %w", err)
 	case !fi.Mode().IsRegular() || fi.Size() > 4096:
-		return "", fmt.Errorf("ctxpack: store.password_file %s must be a file of at most 4096 bytes holding the password alone", path)
+		return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+" %s must be a file of at most 4096 bytes holding the password alone", path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("ctxpack: store.password_file: %w", err)
+		return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+": %w", err)
 	}
 	pw := strings.TrimRight(string(b), "\r\n")
 	if pw == "" || strings.ContainsAny(pw, "\r\n") {
-		return "", fmt.Errorf("ctxpack: store.password_file %s must hold the password alone, on one line", path)
+		return "", fmt.Errorf("ctxpack: "+EnvStorePasswordFile+" %s must hold the password alone, on one line", path)
 	}
 	return pw, nil
 }

@@ -128,7 +128,7 @@ func (postgresBackend) describe(err error) error {
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01", "28000":
-			return fmt.Errorf("%w (give the password in PGPASSWORD, a ~/.pgpass line, or the file named by store.password_file; never in the URL of a command line)", err)
+			return fmt.Errorf("%w (give the password in PGPASSWORD, a ~/.pgpass line, or the file CTXPACK_STORE_PASSWORD_FILE names; never in a URL on a command line or in the configuration)", err)
 		case "3D000":
 			return fmt.Errorf("%w (create it first: createdb, or CREATE DATABASE)", err)
 		case "42501":

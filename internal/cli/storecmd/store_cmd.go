@@ -22,11 +22,11 @@ configuration names a PostgreSQL database the team shares:
     url: postgres://ctxpack@db.internal:5432/ctxpack
     namespace: billing      # this project's rows; the same in every checkout
     shared: [team]          # other namespaces read too (team-wide values)
-    password_file: ~/.config/ctxpack/pgpass   # or PGPASSWORD, or ~/.pgpass
 
 CTXPACK_STORE (a whole URL) and CTXPACK_STORE_NAMESPACE override them. The
-password never goes in the configuration file, which is committed: a URL
-there that holds one is an error. Both backends give the same answers to
+password never goes in the configuration file, which is committed (a URL
+there that holds one is an error): it comes from PGPASSWORD, ~/.pgpass, or
+the file CTXPACK_STORE_PASSWORD_FILE names. Both backends give the same answers to
 the same rows, byte for byte. docs/team.md says how to run it for a team.
 
 'store info' says which store is used and what it holds; 'store export'
