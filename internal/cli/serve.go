@@ -82,6 +82,12 @@ with 503 until one closes), and a session idle for --session-timeout is
 closed. Each request is logged to standard error (--log-level,
 --log-format).
 
+With a team's PostgreSQL store (store: in the configuration; docs/team.md)
+the server keeps up to 16 connections to it open between requests. While
+the database is down, requests that need the store fail with an error
+saying it cannot be reached, the others are answered as usual, and once
+it is back the next requests connect again: no restart is needed.
+
 SIGINT or SIGTERM shuts the server down gracefully: no new request is
 read, the requests in flight get --shutdown-timeout to finish and answer
 (those still running then are answered with an error), then the sessions
