@@ -67,7 +67,11 @@ type exportLine struct {
 
 // ExportStats count the rows an export wrote, or an import read, by
 // kind.
-type ExportStats struct{ Memories, Experiences, Values int }
+type ExportStats struct {
+	Memories    int `json:"memories"`
+	Experiences int `json:"experiences"`
+	Values      int `json:"values"`
+}
 
 // Export writes the memories, experiences and values of the store's own
 // namespace to w as JSON lines: the ExportFormat line, then the memories,
@@ -133,7 +137,8 @@ func (s *Store) Export(ctx context.Context, w io.Writer) (ExportStats, error) {
 // ImportStats say what an import did: the rows it added, and those the
 // store held already, the same (an import is idempotent).
 type ImportStats struct {
-	Added, Unchanged ExportStats
+	Added     ExportStats `json:"added"`
+	Unchanged ExportStats `json:"unchanged"` // held already, the same
 }
 
 // Import reads an export (Export's lines; name names it in errors) and

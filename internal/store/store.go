@@ -463,7 +463,12 @@ func (s *Store) seenID(ctx context.Context, tx conn, kind string, id int64) erro
 }
 
 // Counts are the numbers of rows of each kind.
-type Counts struct{ Memories, Experiences, Values, Commits int }
+type Counts struct {
+	Memories    int `json:"memories"`
+	Experiences int `json:"experiences"`
+	Values      int `json:"values"`
+	Commits     int `json:"commits"`
+}
 
 // Counts returns how many memories, experiences and values the store
 // reads (its namespace's and the shared ones'), and how many commits its
