@@ -3,21 +3,22 @@
 # acceptance 3): no partial rows, every acknowledged write present, and
 # the ctxpack server recovers without a restart.
 #
-#   bench/store-faults.sh [ACKS] [OUTAGE_S]   default: 200 3
+#   bench/store-faults.sh [ACKS] [OUTAGE_S] [WRITERS]   default: 1000 3 8
 #
 # A private PostgreSQL cluster (scripts/pgcluster) and `ctxpack serve
-# --http` on it (CTXPACK_STORE, namespace faults). One MCP session (bench/
-# storeload loop) adds memories through store_edit, one after another,
-# writing each acknowledged content to a file the moment it is
-# acknowledged, and reads (context on memories) every 10th call. Once
-# ACKS writes are acknowledged, every PostgreSQL process gets SIGKILL (the
-# postmaster is stopped first and its children listed by parent: each
-# leads a process group of its own), as a crash would end them. While the
-# database is down (at least 3 failed writes, then OUTAGE_S seconds), a
-# fresh session reads and writes once (bench/storeload probe): both must
-# fail, with the error's text printed. Then the cluster starts again on
-# the same folder and port (crash recovery), and the loop goes on until
-# ACKS more writes are acknowledged; a probe then must succeed.
+# --http` on it (CTXPACK_STORE, namespace faults, --max-concurrent
+# WRITERS). WRITERS MCP sessions (bench/storeload loop) add memories
+# through store_edit, each one after another, writing each acknowledged
+# content to a file the moment it is acknowledged; the first also reads
+# (context on memories) every 10th call. Once ACKS writes are
+# acknowledged, every PostgreSQL process gets SIGKILL (the postmaster is
+# stopped first and its children listed by parent: each leads a process
+# group of its own), as a crash would end them. While the database is
+# down (at least 3 failed writes, then OUTAGE_S seconds), a fresh session
+# reads and writes once (bench/storeload probe): both must fail, with the
+# error's text printed. Then the cluster starts again on the same folder
+# and port (crash recovery), and the loop goes on until ACKS more writes
+# are acknowledged; a probe then must succeed.
 #
 # Checks, each printed: the server's process is the one started at first
 # and answered reads and writes after the restart; every acknowledged
@@ -29,8 +30,9 @@
 # when a check fails. Needs PostgreSQL's server and client (psql) and jq.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/storelib.sh"
-acks=${1:-200}
+acks=${1:-1000}
 outage=${2:-3}
+writers=${3:-8}
 pg_start
 echo "postgres: $("$(scripts/pgcluster bindir)/postgres" --version); a private cluster, fsync off"
 echo "load before: $(load)"
@@ -43,12 +45,12 @@ fail() {
 proj="$work/proj"
 newproject "$proj"
 export CTXPACK_STORE=$pg_url CTXPACK_STORE_NAMESPACE=faults
-serve_http "$proj" "$work/serve.log"
+serve_http "$proj" "$work/serve.log" --max-concurrent "$writers"
 first_pid=$server_pid
 echo "ctxpack server: pid $first_pid, $server_url"
 
 acked="$work/acked" looplog="$work/loop.log" stop="$work/stop"
-"$storeload" loop -url "$server_url" -token-file "$work/token" -acked "$acked" -log "$looplog" -stop "$stop" &
+"$storeload" loop -url "$server_url" -token-file "$work/token" -acked "$acked" -log "$looplog" -stop "$stop" -writers "$writers" &
 loop_pid=$!
 count() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 # wait_for N CMD...: polls CMD until it succeeds, for at most N seconds.
@@ -116,7 +118,7 @@ fi
 lines() { awk -v a="$1" -v b="$2" 'NR > a && NR <= b' "$looplog"; }
 texts() {
   lines "$1" "$2" | grep failed |
-    sed -E 's/^[0-9:.]+ //; s/(write) [0-9]+ failed/\1 failed/; s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/g' |
+    sed -E 's/^[0-9:.]+ //; s/(write) [0-9]+-[0-9]+ failed/\1 failed/; s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/g' |
     sort | uniq -c | sort -rn | head -8 | sed 's/^ */  /' || true
 }
 log_end=$(count "$looplog")

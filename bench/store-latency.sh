@@ -5,7 +5,7 @@
 # SQLite store, exported (`ctxpack store export`) and imported (`store
 # import`) into a private PostgreSQL cluster (namespace bench).
 #
-#   bench/store-latency.sh [QUERIES] [CLIENTS]   default: 1000 50
+#   bench/store-latency.sh [QUERIES] [CLIENTS...]   default: 1000 1 50
 #
 # The query set is bench/store-queryset.sh's QUERIES sources-mode queries
 # (its premortems are left out). For each backend:
@@ -15,10 +15,12 @@
 #         --no-record --no-cache` process, one after another
 #   http  `ctxpack serve --http --read-only` (no cache or record written,
 #         as the CLI's flags; --max-concurrent left at its default, twice
-#         the CPUs, so requests past that wait) and CLIENTS MCP sessions
-#         (bench/storeload query) sharing the queries, each calling the
-#         context tool with target, sources [memories, experiences,
-#         values], budget 4000 and format json
+#         the CPUs, so requests past that wait), and for each number of
+#         CLIENTS that many MCP sessions (bench/storeload query) sharing
+#         the queries, each calling the context tool with target, sources
+#         [memories, experiences, values], budget 4000 and format json: 1
+#         client gives a request's own time in a running server, 50 what
+#         a client sees under load (mostly waiting for its turn)
 #
 # Prints, per backend and mode, the p50, p99 and largest latency of a
 # query (http: a request as the client sees it, waiting included) and the
@@ -30,7 +32,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/storelib.sh"
 queries=${1:-1000}
-clients=${2:-50}
+shift || true
+clients=("$@")
+[ ${#clients[@]} -gt 0 ] || clients=(1 50)
 cx="$work/ctxpack"
 go build -o "$work/gensources" ./bench/gensources
 pg_start
@@ -65,14 +69,16 @@ done
 for b in sqlite postgres; do
   backend $b
   serve_http "$proj" "$work/serve.$b.log" --read-only
-  echo "-- $b, http, $clients clients (load before: $(load))"
-  "$storeload" query -url "$server_url" -token-file "$work/token" -queries "$work/queries" -clients "$clients" -digests "$work/digests.http.$b" | sed "s/^/$b /"
+  for c in "${clients[@]}"; do
+    echo "-- $b, http, $c clients (load before: $(load))"
+    "$storeload" query -url "$server_url" -token-file "$work/token" -queries "$work/queries" -clients "$c" -digests "$work/digests.http$c.$b" | sed "s/^/$b /"
+  done
   serve_stop
 done
 echo "load after: $(load)"
 
 status=0
-for f in cli.postgres http.sqlite http.postgres; do
+for f in cli.postgres $(for c in "${clients[@]}"; do echo "http$c.sqlite http$c.postgres"; done); do
   if cmp -s "$work/digests.cli.sqlite" "$work/digests.$f"; then
     echo "digests: $f the same as cli.sqlite for all $(wc -l <"$work/digests.$f") queries"
   else

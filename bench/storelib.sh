@@ -52,7 +52,7 @@ serve_http() {
   server_pids+=("$server_pid")
   server_url=""
   for _ in $(seq 100); do
-    server_url=$(grep -o 'url=http://[^ ]*' "$log" | head -1 | cut -d= -f2) || true
+    server_url=$(grep -o 'url=http://[^ ]*' "$log" 2>/dev/null | head -1 | cut -d= -f2) || true
     [ -n "$server_url" ] && return
     kill -0 "$server_pid" 2>/dev/null || { echo "serve exited:"; cat "$log"; exit 1; }
     sleep 0.1

@@ -5,7 +5,7 @@
 // bench/store-latency.sh run it; it prints figures, the scripts judge them.
 //
 //	storeload add   -url URL [-token-file F] [-writers 20] [-adds 500]
-//	storeload loop  -url URL [-token-file F] -acked FILE -log FILE -stop FILE
+//	storeload loop  -url URL [-token-file F] -acked FILE -log FILE -stop FILE [-writers 20]
 //	storeload probe -url URL [-token-file F] [-query TEXT]
 //	storeload query -url URL [-token-file F] -queries FILE [-clients 50] [-budget 4000] [-digests FILE]
 //	storeload exec  -cx CTXPACK -dir DIR -queries FILE [-budget 4000] [-digests FILE]
@@ -17,11 +17,12 @@
 // -adds times with a memory of its own content ("writer W note I ..."),
 // and prints the wall time, the adds acknowledged and failed, and adds/s.
 //
-// loop opens one session and adds memories ("loop note I ...") until the
-// file -stop exists, appending each acknowledged content to -acked as soon
-// as it is acknowledged, and a line per failed call (time, error text) to
-// -log; every 10th call it reads too (context on memories) and logs the
-// read's outcome. After a failure it waits 100 ms.
+// loop opens -writers sessions, each adding memories ("loop note W-I ...")
+// one after another until the file -stop exists, appending each
+// acknowledged content to -acked as soon as it is acknowledged, and a line
+// per failed call (time, error text) to -log; on every 10th call the first
+// session reads too (context on memories) and logs the read's outcome.
+// After a failure a session waits 100 ms.
 //
 // probe opens a session and makes one read (context on memories) and one
 // write, and prints each outcome, the error's text when there is one; it
@@ -68,7 +69,7 @@ func main() {
 	fs := flag.NewFlagSet("storeload "+mode, flag.ExitOnError)
 	url := fs.String("url", "", "the server's endpoint, http://HOST:PORT/mcp")
 	tokenFile := fs.String("token-file", "", "a file holding the bearer token")
-	writers := fs.Int("writers", 20, "add: sessions writing at once")
+	writers := fs.Int("writers", 20, "add, loop: sessions writing at once")
 	adds := fs.Int("adds", 500, "add: memories each session adds")
 	acked := fs.String("acked", "", "loop: the file of acknowledged contents")
 	logFile := fs.String("log", "", "loop: the file of failures and reads")
@@ -87,7 +88,7 @@ func main() {
 	case "add":
 		err = runAdd(*url, *tokenFile, *writers, *adds)
 	case "loop":
-		err = runLoop(*url, *tokenFile, *acked, *logFile, *stop)
+		err = runLoop(*url, *tokenFile, *acked, *logFile, *stop, *writers)
 	case "probe":
 		err = runProbe(*url, *tokenFile, *query)
 	case "query":
@@ -238,20 +239,22 @@ func runAdd(url, tokenFile string, writers, adds int) error {
 	return nil
 }
 
-func runLoop(url, tokenFile, ackedPath, logPath, stopPath string) error {
+func runLoop(url, tokenFile, ackedPath, logPath, stopPath string, writers int) error {
 	if ackedPath == "" || logPath == "" || stopPath == "" {
 		return errors.New("loop needs -acked, -log and -stop")
 	}
-	d, err := newDialer(url, tokenFile, 1)
+	d, err := newDialer(url, tokenFile, writers)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	cs, err := d.session(ctx)
-	if err != nil {
-		return err
+	sessions := make([]*mcp.ClientSession, writers)
+	for w := range sessions {
+		if sessions[w], err = d.session(ctx); err != nil {
+			return fmt.Errorf("session %d: %w", w+1, err)
+		}
+		defer sessions[w].Close()
 	}
-	defer cs.Close()
 	acked, err := os.Create(ackedPath)
 	if err != nil {
 		return err
@@ -262,33 +265,49 @@ func runLoop(url, tokenFile, ackedPath, logPath, stopPath string) error {
 		return err
 	}
 	defer logf.Close()
-	stamp := func() string { return time.Now().UTC().Format("15:04:05.000") }
-	for i := 1; ; i++ {
-		if _, err := os.Stat(stopPath); err == nil {
-			return nil
-		}
-		content := fmt.Sprintf("loop note %06d about %s", i, words[i%len(words)])
-		err := addMemory(ctx, cs, content)
-		if err == nil {
-			// Written at once, unbuffered: the file holds every ack
-			// even if this process is killed.
-			if _, err := fmt.Fprintln(acked, content); err != nil {
-				return err
-			}
-		} else {
-			fmt.Fprintf(logf, "%s write %d failed: %s\n", stamp(), i, oneLine(err))
-		}
-		if i%10 == 0 {
-			if _, rerr := sourcesQuery(ctx, cs, "loop note", []string{"memories"}, 2000); rerr != nil {
-				fmt.Fprintf(logf, "%s read failed: %s\n", stamp(), oneLine(rerr))
-			} else {
-				fmt.Fprintf(logf, "%s read ok\n", stamp())
-			}
-		}
-		if err != nil {
-			time.Sleep(100 * time.Millisecond)
-		}
+	var mu sync.Mutex // over the files
+	logLine := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(logf, time.Now().UTC().Format("15:04:05.000")+" "+format+"\n", args...)
 	}
+	var wg sync.WaitGroup
+	var werr error
+	for w, cs := range sessions {
+		wg.Go(func() {
+			for i := 1; ; i++ {
+				if _, err := os.Stat(stopPath); err == nil {
+					return
+				}
+				content := fmt.Sprintf("loop note %02d-%06d about %s", w+1, i, words[i%len(words)])
+				err := addMemory(ctx, cs, content)
+				if err == nil {
+					// Written at once, unbuffered: the file holds every
+					// ack even if this process is killed.
+					mu.Lock()
+					_, ferr := fmt.Fprintln(acked, content)
+					if ferr != nil && werr == nil {
+						werr = ferr
+					}
+					mu.Unlock()
+				} else {
+					logLine("write %02d-%d failed: %s", w+1, i, oneLine(err))
+				}
+				if w == 0 && i%10 == 0 {
+					if _, rerr := sourcesQuery(ctx, cs, "loop note", []string{"memories"}, 2000); rerr != nil {
+						logLine("read failed: %s", oneLine(rerr))
+					} else {
+						logLine("read ok")
+					}
+				}
+				if err != nil {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return werr
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " | ") }
@@ -417,7 +436,7 @@ func runQuery(url, tokenFile, path string, clients, budget int, digestPath strin
 	}
 	close(next)
 	wg.Wait()
-	report(fmt.Sprintf("mcp %d clients", clients), lat, time.Since(start), failed)
+	report(fmt.Sprintf("http, %d clients", clients), lat, time.Since(start), failed)
 	for _, e := range firstErrs {
 		fmt.Printf("  error: %s\n", e)
 	}
