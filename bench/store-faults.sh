@@ -20,8 +20,10 @@
 # and port (crash recovery), and the loop goes on until ACKS more writes
 # are acknowledged; a probe then must succeed.
 #
-# Checks, each printed: the server's process is the one started at first
-# and answered reads and writes after the restart; every acknowledged
+# Checks, each printed: every failure during the outage says that the
+# database cannot be reached (or PostgreSQL's own: not yet accepting
+# connections); the server's process is the one started at
+# first and answered reads and writes after the restart; every acknowledged
 # content is in the store (memory list), and each once; no memory lacks
 # its search terms (term_docs, tbl 1) and no term_docs or terms row lacks
 # its memory (SQL through psql). Prints the counts (acknowledged, failed,
@@ -127,6 +129,11 @@ echo "failures from the kill to the restart (distinct texts, with their counts):
 texts "$log_at_kill" "$log_at_restart"
 echo "failures after the restart: $(lines "$log_at_restart" "$log_end" | grep -c failed || true)"
 texts "$log_at_restart" "$log_end"
+# PostgreSQL's own "not yet accepting connections" (57P03, while it
+# recovers) is clear too.
+unclear=$(lines "$log_at_kill" "$log_at_restart" | grep failed | grep -vcE 'cannot be reached|not yet accepting connections' || true)
+echo "failures from the kill to the restart that do not say the database cannot be reached (or is starting): $unclear"
+[ "$unclear" = 0 ] || fail "$unclear failures during the outage do not say that the database cannot be reached"
 failed_total=$(grep -c 'write .* failed' "$looplog" || true)
 reads_failed=$(grep -c 'read failed' "$looplog" || true)
 
