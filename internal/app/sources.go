@@ -176,10 +176,33 @@ func (p *Project) assembleSources(col *sources.Collection, req Request, o pack.O
 		return nil, err
 	}
 	if err := checkEmpty(&res.Plan, searched); err != nil {
+		if len(col.Failed) > 0 {
+			// Nothing to show because a search failed (the store could not
+			// be reached): that is the answer, not "nothing found".
+			return nil, &SearchError{Mode: res.Plan.Mode, Target: res.Plan.Target, Errs: col.Failed}
+		}
 		return nil, err
 	}
 	return &Result{Plan: res.Plan, Output: res.Output}, nil
 }
+
+// SearchError is an assembly of sources mode or premortem that is empty
+// because searches failed: each failed search's error, in the order of
+// the sources or sections.
+type SearchError struct {
+	Mode, Target string
+	Errs         []error
+}
+
+func (e *SearchError) Error() string {
+	msgs := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		msgs[i] = strings.TrimPrefix(err.Error(), "ctxpack: ")
+	}
+	return fmt.Sprintf("ctxpack: %s %q could not be assembled: %s", e.Mode, e.Target, strings.Join(msgs, "; "))
+}
+
+func (e *SearchError) Unwrap() []error { return e.Errs }
 
 // sourcesFormat is the format of sources mode and premortem: the one
 // asked for, else the configured one when it is not the default text,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -714,5 +715,38 @@ func TestSourcesOverflow(t *testing.T) {
 		if res.Plan.Overflow != tc.want {
 			t.Errorf("config %q, asked %q: premortem overflow %s, want %s", tc.config, tc.asked, res.Plan.Overflow, tc.want)
 		}
+	}
+}
+
+// TestSourcesSearchFailed checks that an assembly left empty because its
+// searches failed (the store's terms damaged here; on a server, the
+// database gone after the store was opened) says why, as a *SearchError,
+// rather than that nothing was found.
+func TestSourcesSearchFailed(t *testing.T) {
+	dir := writeProject(t, map[string]string{"README.md": "# demo\n"})
+	p, err := Open(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Store(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddMemory(context.Background(), MemoryInput{Content: "invoice totals are integers of cents"}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sqlitedb.Open(store.DefaultPath(dir), sqlitedb.Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE terms SET tf = 'damaged'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = p.Sources(context.Background(), "invoice totals", Request{Sources: []string{"memories"}, Budget: 500})
+	var se *SearchError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), `ctxpack: sources "invoice totals" could not be assembled: the memories source: store: search memory_terms`) {
+		t.Fatalf("got %v, want a *SearchError naming the failed source", err)
 	}
 }

@@ -46,9 +46,10 @@ type backend interface {
 	// rows there now; a failure is no error (another user may own the
 	// tables), the statistics catch up on their own.
 	analyze(ctx context.Context, db *sql.DB)
-	// describe adds to err what the database's own error code says and
-	// what to do about it, or returns it as it is.
-	describe(err error) error
+	// describe returns err, of the database at where, as an
+	// *UnreachableError when the database could not be reached, with what
+	// to do added when its error code says, or as it is.
+	describe(where string, err error) error
 }
 
 // querier is what *sql.DB and *sql.Tx share.

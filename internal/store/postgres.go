@@ -104,8 +104,8 @@ func (postgresBackend) analyze(ctx context.Context, db *sql.DB) {
 // connLost reports whether err says the connection to the server was
 // lost or could not be made, rather than that a statement failed.
 func connLost(err error) bool {
-	if err == nil {
-		return false
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false // the request's own end, not the connection's
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -119,10 +119,17 @@ func connLost(err error) bool {
 		errors.As(err, &ne) || errors.As(err, &ce) || pgconn.SafeToRetry(err)
 }
 
-// describe says what to do about the errors a user can act on.
-func (postgresBackend) describe(err error) error {
-	if err == nil {
-		return nil
+// describe says what to do about the errors a user can act on: a
+// database that cannot be reached (refused, reset, shutting down,
+// starting up) is an *UnreachableError; a refused password, a missing
+// database or a missing privilege says what to do.
+func (postgresBackend) describe(where string, err error) error {
+	var u *UnreachableError
+	if err == nil || errors.As(err, &u) {
+		return err
+	}
+	if connLost(err) {
+		return &UnreachableError{Where: where, Err: err}
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -134,12 +141,24 @@ func (postgresBackend) describe(err error) error {
 		case "42501":
 			return fmt.Errorf("%w (the user needs CREATE on the schema the first time, and SELECT, INSERT, UPDATE and DELETE on the store's tables)", err)
 		}
-		return err
-	}
-	if connLost(err) {
-		return fmt.Errorf("%w (the database cannot be reached: is the server running, and are host and port right? ctxpack connects again on the next request)", err)
 	}
 	return err
+}
+
+// rootCause is what an error comes down to: a PostgreSQL error's message,
+// or the innermost error of the chain ("connection refused").
+func rootCause(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Message
+	}
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
 }
 
 func (postgresBackend) schema() []string { return postgresSchema }

@@ -34,7 +34,7 @@ func (sqliteBackend) bulk(ctx context.Context, tx conn) (func() error, error) {
 // statistics.
 func (sqliteBackend) analyze(context.Context, *sql.DB) {}
 
-func (sqliteBackend) describe(err error) error {
+func (sqliteBackend) describe(_ string, err error) error {
 	return err
 }
 

@@ -257,7 +257,7 @@ type found struct {
 func (s *Store) inspect(ctx context.Context, q conn) (found, error) {
 	tables, meta, err := s.be.tables(ctx, q)
 	if err != nil {
-		return found{}, fmt.Errorf("store: %s: %w", s.where, s.be.describe(err))
+		return found{}, s.describe(err)
 	}
 	if !meta {
 		if tables > 0 {
@@ -281,7 +281,7 @@ func (s *Store) inspect(ctx context.Context, q conn) (found, error) {
 		}
 	}
 	if err != nil {
-		return found{}, fmt.Errorf("store: %s: reading meta: %w", s.where, s.be.describe(err))
+		return found{}, s.describe(fmt.Errorf("reading meta: %w", err))
 	}
 	if m[metaKind] != storeKind {
 		return found{}, fmt.Errorf("store: %s is a database but not a sources store (its meta table has no %s %q); it was left as it is", s.where, metaKind, storeKind)
@@ -301,7 +301,7 @@ func (s *Store) inspect(ctx context.Context, q conn) (found, error) {
 // since another process may have done it between Open's look and now.
 func (s *Store) upgrade(ctx context.Context, tx conn) error {
 	if err := s.be.lock(ctx, tx); err != nil {
-		return fmt.Errorf("store: %s: %w", s.where, s.be.describe(err))
+		return s.describe(err)
 	}
 	f, err := s.inspect(ctx, tx)
 	if err != nil {
@@ -310,7 +310,7 @@ func (s *Store) upgrade(ctx context.Context, tx conn) error {
 	if !f.store {
 		for _, stmt := range s.be.schema() {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("store: %s: creating the schema: %w", s.where, s.be.describe(err))
+				return s.describe(fmt.Errorf("creating the schema: %w", err))
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)`, metaKind, storeKind); err != nil {
@@ -367,14 +367,14 @@ func (s *Store) write(ctx context.Context, fn func(tx conn) error) error {
 	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store: %s: %w", s.where, s.be.describe(err))
+		return s.describe(err)
 	}
 	defer tx.Rollback()
 	if err := fn(s.conn(tx)); err != nil {
-		return s.be.describe(err)
+		return s.describe(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: %s: %w", s.where, s.be.describe(err))
+		return s.describe(err)
 	}
 	return nil
 }
@@ -391,7 +391,7 @@ func (s *Store) read(ctx context.Context, fn func(tx conn) error) error {
 	if err != nil && s.be.retry(err) && ctx.Err() == nil {
 		err = s.readOnce(ctx, fn)
 	}
-	return s.be.describe(err)
+	return s.describe(err)
 }
 
 func (s *Store) readOnce(ctx context.Context, fn func(tx conn) error) error {
@@ -401,6 +401,44 @@ func (s *Store) readOnce(ctx context.Context, fn func(tx conn) error) error {
 	}
 	defer tx.Rollback()
 	return fn(s.conn(tx))
+}
+
+// describe returns err as the backend says it: an *UnreachableError
+// when the database could not be reached, else err named with the
+// database ("store: PATH: …") unless it is already.
+func (s *Store) describe(err error) error {
+	if err == nil {
+		return nil
+	}
+	if err = s.be.describe(s.where, err); strings.HasPrefix(err.Error(), "store: ") {
+		return err
+	}
+	return fmt.Errorf("store: %s: %w", s.where, err)
+}
+
+// UnreachableError is a store's operation that failed because its
+// database could not be reached: the server is down, restarting or
+// elsewhere. Its message says so, and what to do, without the steps that
+// led there; Err is the driver's error.
+type UnreachableError struct {
+	Where string // the database: its URL without the password
+	Err   error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("store: the database %s cannot be reached (%s): is the server running, and are host and port right? ctxpack connects again on the next request", e.Where, rootCause(e.Err))
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// wrap prefixes err with what failed ("store: state root: …"), unless
+// it is an *UnreachableError, whose message says all there is.
+func wrap(what string, err error) error {
+	var u *UnreachableError
+	if err == nil || errors.As(err, &u) {
+		return err
+	}
+	return fmt.Errorf("store: %s: %w", what, err)
 }
 
 // now returns the time in Unix seconds by Options.Now.
@@ -483,7 +521,7 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 			slices.Concat(args, args, args, []any{s.ns})...).Scan(&c.Memories, &c.Experiences, &c.Values, &c.Commits)
 	})
 	if err != nil {
-		return Counts{}, fmt.Errorf("store: counts: %w", err)
+		return Counts{}, wrap("counts", err)
 	}
 	if s.local != nil {
 		lc, err := s.local.Counts(ctx)
@@ -516,7 +554,7 @@ func (s *Store) StateRoot(ctx context.Context) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("store: state root: %w", err)
+		return "", wrap("state root", err)
 	}
 	return project.StateRoot(inputs), nil
 }

@@ -73,6 +73,10 @@ type Collection struct {
 	Dropped   []render.Dropped
 	Warnings  []string
 	StateRoot string // over the state roots of the inputs searched
+	// Failed are the searches that failed (a source, or a premortem
+	// section), each left out with a warning: what explains an empty
+	// result better than "nothing found".
+	Failed []error
 
 	mode, target string
 	sections     []section // the buckets, in render order, with their weights
@@ -188,6 +192,7 @@ func Collect(ctx context.Context, env Env, req Request) (*Collection, error) {
 		warnings = append(warnings, r.warnings...)
 		if r.err != nil {
 			warnings = append(warnings, fmt.Sprintf("sources: %s skipped: %s", req.Sources[i], strings.TrimPrefix(r.err.Error(), "ctxpack: ")))
+			c.Failed = append(c.Failed, fmt.Errorf("the %s source: %w", req.Sources[i], r.err))
 			continue
 		}
 		if r.stateRoot != "" {

@@ -81,9 +81,11 @@ func Premortem(ctx context.Context, env Env, req PremortemRequest) (*Collection,
 	}
 	var items []*item
 	var warnings []string
+	var failed []error
 	for i, r := range results {
 		if r.err != nil {
 			warnings = append(warnings, fmt.Sprintf("premortem: %s skipped: %s", searches[i].section, strings.TrimPrefix(r.err.Error(), "store: ")))
+			failed = append(failed, fmt.Errorf("the %s section: %w", searches[i].section, r.err))
 			continue
 		}
 		items = append(items, r.items...)
@@ -92,7 +94,7 @@ func Premortem(ctx context.Context, env Env, req PremortemRequest) (*Collection,
 	if strategy != "" {
 		target += " with " + strategy
 	}
-	c := &Collection{mode: "premortem", target: target, header: render.PremortemHeader(target)}
+	c := &Collection{mode: "premortem", target: target, header: render.PremortemHeader(target), Failed: failed}
 	c.footer = func(shown []*pack.Part) string {
 		seen := map[string]bool{}
 		for _, p := range shown {

@@ -18,6 +18,7 @@ import (
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/sqlitedb"
 	"github.com/ctxpack/ctxpack/internal/store"
 	"github.com/ctxpack/ctxpack/internal/tokenizer"
 )
@@ -297,6 +298,26 @@ func TestCollectStore(t *testing.T) {
 	f.env.OpenStore = func(bool) (*store.Store, error) { return nil, errors.New("store: broken") }
 	if _, err := Collect(ctx, f.env, req); err == nil {
 		t.Error("a store that cannot be opened did not fail")
+	}
+	// A store whose searches fail (here its terms are damaged; on a
+	// server, the database went away after the store was opened) leaves
+	// each source out with a warning, and says which failed.
+	db, err := sqlitedb.Open(f.path, sqlitedb.Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE terms SET tf = 'damaged'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f.env.OpenStore = func(readOnly bool) (*store.Store, error) {
+		return store.Open(f.path, store.Options{ReadOnly: readOnly})
+	}
+	req.Sources = []string{Memories, Values}
+	c, err = Collect(ctx, f.env, req)
+	if err != nil || len(c.Parts) != 0 || len(c.Failed) != 2 || len(c.Warnings) != 2 ||
+		!strings.HasPrefix(c.Failed[0].Error(), "the memories source: ") || !strings.HasPrefix(c.Warnings[1], "sources: values skipped: ") {
+		t.Errorf("failed searches: %v, parts %v, failed %v, warnings %q", err, keys(c.Parts), c.Failed, c.Warnings)
 	}
 }
 
