@@ -65,18 +65,7 @@ type querier interface {
 // way.
 type conn struct {
 	q   querier
-	num bool // $n parameters, and PostgreSQL's SQL where it differs
-}
-
-// aggregate is the SQL that joins the values of expr, a text, over the
-// rows of a query, with sep between them: SQLite's group_concat,
-// PostgreSQL's string_agg. The order is the engine's: callers must not
-// depend on it.
-func (c conn) aggregate(expr, sep string) string {
-	if c.num {
-		return `string_agg(` + expr + `, '` + sep + `')`
-	}
-	return `group_concat(` + expr + `, '` + sep + `')`
+	num bool // $n parameters: PostgreSQL's
 }
 
 func (c conn) bind(query string) string {

@@ -190,16 +190,6 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 	if docs == 0 {
 		return nil, nil
 	}
-	// One query a term, whose rows come back as one text, aggregated by
-	// the database ("ns|id|len|tf;…", in no order that matters): a row a
-	// posting would cost a driver round of its own for each, three times
-	// what the scoring costs.
-	stmt, err := q.PrepareContext(ctx, `SELECT `+q.aggregate(`ns || '|' || id || '|' || len || '|' || tf`, `;`)+
-		` FROM terms WHERE tbl = ? AND term = ? AND ns IN (`+params(len(nss))+`)`)
-	if err != nil {
-		return nil, fmt.Errorf("store: search %s: %w", t.name, err)
-	}
-	defer stmt.Close()
 	// The rows found, in the order found: their ids, lengths, and weighted
 	// counts of each term (row j's are freq[j*len(terms):][:len(terms)]).
 	index := map[rowID]int{}
@@ -208,27 +198,15 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 	var freq []float64
 	hits := make([]int64, len(terms)) // rows that hold each term
 	for i, term := range terms {
-		var list sql.NullString
-		if err := stmt.QueryRowContext(ctx, slices.Concat([]any{t.tbl, term}, nsArgs)...).Scan(&list); err != nil {
-			return nil, fmt.Errorf("store: search %s: %w", t.name, err)
-		}
-		for p := range strings.SplitSeq(list.String, ";") {
-			if p == "" {
-				continue
-			}
-			ns, rest, ok1 := strings.Cut(p, "|")
-			ids1, rest, ok2 := strings.Cut(rest, "|")
-			lens, tf, ok3 := strings.Cut(rest, "|")
-			id, err1 := strconv.ParseInt(ids1, 10, 64)
-			length, err2 := strconv.ParseInt(lens, 10, 64)
+		err := t.postings(ctx, q, term, nss, func(ns string, id, length int64, tf string) error {
 			k := slices.Index(nss, ns)
-			if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || k < 0 {
-				return nil, fmt.Errorf("store: search %s: term %q: posting %.80q; the store is damaged", t.name, term, p)
+			if k < 0 {
+				return fmt.Errorf("store: search %s: a row of namespace %q, not asked for", t.name, ns)
 			}
 			r := rowID{nss[k], id}
 			f, err := t.weigh([]byte(tf))
 			if err != nil {
-				return nil, fmt.Errorf("store: search %s: row %d of namespace %s: %w; the store is damaged", t.name, r.id, r.ns, err)
+				return fmt.Errorf("store: search %s: row %d of namespace %s: %w; the store is damaged", t.name, r.id, r.ns, err)
 			}
 			j, ok := index[r]
 			if !ok {
@@ -240,6 +218,10 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 			}
 			freq[j*len(terms)+i] = f
 			hits[i]++
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	idf := make([]float64, len(terms))
@@ -263,6 +245,64 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 		out[j] = scored{r, s}
 	}
 	return out, nil
+}
+
+// postings calls fn with each row of t in the namespaces nss that holds
+// term: its namespace, id, length and counts (the tf column), in no
+// order that matters. How they are read is the fastest each backend
+// measured on 10,000 memories and 5,000 experiences: SQLite's joined
+// into one text by group_concat ("ns|id|len|tf;…": a driver row each
+// cost three times the scoring, and the HTTP p50 of sources mode went
+// from 80 to 56 ms), PostgreSQL's as rows (string_agg made it slower:
+// 48 to 75 ms).
+func (t ftsTable) postings(ctx context.Context, q conn, term string, nss []string, fn func(ns string, id, length int64, tf string) error) error {
+	args := []any{t.tbl, term}
+	for _, n := range nss {
+		args = append(args, n)
+	}
+	where := ` FROM terms WHERE tbl = ? AND term = ? AND ns IN (` + params(len(nss)) + `)`
+	if !q.num {
+		var list sql.NullString
+		if err := q.QueryRowContext(ctx, `SELECT group_concat(ns || '|' || id || '|' || len || '|' || tf, ';')`+where, args...).Scan(&list); err != nil {
+			return fmt.Errorf("store: search %s: %w", t.name, err)
+		}
+		for p := range strings.SplitSeq(list.String, ";") {
+			if p == "" {
+				continue
+			}
+			ns, rest, ok1 := strings.Cut(p, "|")
+			ids, rest, ok2 := strings.Cut(rest, "|")
+			lens, tf, ok3 := strings.Cut(rest, "|")
+			id, err1 := strconv.ParseInt(ids, 10, 64)
+			length, err2 := strconv.ParseInt(lens, 10, 64)
+			if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil {
+				return fmt.Errorf("store: search %s: term %q: posting %.80q; the store is damaged", t.name, term, p)
+			}
+			if err := fn(ns, id, length, tf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT ns, id, len, tf`+where, args...)
+	if err != nil {
+		return fmt.Errorf("store: search %s: %w", t.name, err)
+	}
+	defer rows.Close()
+	var ns, tf string
+	var id, length int64
+	for rows.Next() {
+		if err := rows.Scan(&ns, &id, &length, &tf); err != nil {
+			return fmt.Errorf("store: search %s: %w", t.name, err)
+		}
+		if err := fn(ns, id, length, tf); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: search %s: %w", t.name, err)
+	}
+	return nil
 }
 
 // weigh returns the weighted count of a term in a row from its tf
