@@ -543,15 +543,11 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 // experiences and values the ids are part of the rows). An empty store's
 // root is that of no inputs.
 func (s *Store) StateRoot(ctx context.Context) (string, error) {
-	inputs, err := s.rootInputs(ctx, s.local == nil)
+	inputs, err := s.rootInputs(ctx, true, s.local == nil)
 	if err == nil && s.local != nil {
 		var commits []project.Input
-		commits, err = s.local.rootInputs(ctx, true)
-		for _, in := range commits {
-			if strings.HasPrefix(in.Path, "commit:") {
-				inputs = append(inputs, in)
-			}
-		}
+		commits, err = s.local.rootInputs(ctx, false, true)
+		inputs = append(inputs, commits...)
 	}
 	if err != nil {
 		return "", wrap("state root", err)
@@ -559,22 +555,28 @@ func (s *Store) StateRoot(ctx context.Context) (string, error) {
 	return project.StateRoot(inputs), nil
 }
 
-// rootInputs returns StateRoot's inputs of the rows the store reads, its
-// commits among them only when commits is set.
-func (s *Store) rootInputs(ctx context.Context, commits bool) ([]project.Input, error) {
-	var inputs []project.Input
-	in, args := s.nsIn("")
-	q := `SELECT 'memory', ns, CAST(id AS TEXT), cid FROM memories WHERE ` + in + `
-			UNION ALL SELECT 'experience', ns, CAST(id AS TEXT), cid FROM experiences WHERE ` + in + `
-			UNION ALL SELECT 'value', ns, CAST(id AS TEXT), cid FROM learned_values WHERE ` + in
-	args = slices.Concat(args, args, args)
+// rootInputs returns StateRoot's inputs: of the memories, experiences and
+// values the store reads when rows is set, of its commits when commits
+// is.
+func (s *Store) rootInputs(ctx context.Context, rows, commits bool) ([]project.Input, error) {
+	var parts []string
+	var args []any
+	if rows {
+		in, nsArgs := s.nsIn("")
+		parts = append(parts,
+			`SELECT 'memory', ns, CAST(id AS TEXT), cid FROM memories WHERE `+in,
+			`SELECT 'experience', ns, CAST(id AS TEXT), cid FROM experiences WHERE `+in,
+			`SELECT 'value', ns, CAST(id AS TEXT), cid FROM learned_values WHERE `+in)
+		args = slices.Concat(nsArgs, nsArgs, nsArgs)
+	}
 	if commits {
-		q += ` UNION ALL SELECT 'commit', ns, sha, cid FROM commits WHERE ns = ?`
+		parts = append(parts, `SELECT 'commit', ns, sha, cid FROM commits WHERE ns = ?`)
 		args = append(args, s.ns)
 	}
+	var inputs []project.Input
 	err := s.read(ctx, func(tx conn) error {
 		inputs = inputs[:0]
-		rows, err := tx.QueryContext(ctx, q, args...)
+		rows, err := tx.QueryContext(ctx, strings.Join(parts, ` UNION ALL `), args...)
 		if err != nil {
 			return err
 		}
