@@ -93,7 +93,7 @@ func TestPostgresServerKilled(t *testing.T) {
 	if partial != 0 {
 		t.Errorf("%d parts of rows without their whole", partial)
 	}
-	hits, err := s.SearchMemories(ctx, "invoice rounding", 1000)
+	hits, err := s.SearchMemories(ctx, "invoice rounding", len(ms)+1)
 	if err != nil || len(hits) != len(ms) {
 		t.Errorf("search after the restart finds %d of %d memories: %v", len(hits), len(ms), err)
 	}
