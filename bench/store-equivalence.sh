@@ -12,7 +12,9 @@
 #    bench), exported again and compared with the first export; that
 #    export is imported into a new, empty SQLite store and exported again
 #    and compared; a second import of it changes nothing.
-# 3. bench/store-queryset.sh makes 200 queries from the rows (150 in
+# 3. `value derive` proposes values from both stores' experiences: the
+#    JSON must be the same.
+# 4. bench/store-queryset.sh makes 200 queries from the rows (150 in
 #    sources mode over memories, experiences and values, 50 premortems);
 #    bench/store-queries.sh runs each on both stores (a fresh process
 #    each, --format json) and the digests are compared query by query.
@@ -59,8 +61,17 @@ echo "sqlite:   $((SECONDS - s)) s"
 s=$SECONDS
 bench/store-queries.sh "$cx" "$sq" "$work/queries.tsv" >"$work/postgres.tsv"
 echo "postgres: $((SECONDS - s)) s"
+echo "== value derive on both backends"
+env -u CTXPACK_STORE -u CTXPACK_STORE_NAMESPACE "$cx" -C "$sq" value derive --format json >"$work/derive-sqlite.json"
+"$cx" -C "$sq" value derive --format json >"$work/derive-postgres.json"
+derive_same=true
+if cmp -s "$work/derive-sqlite.json" "$work/derive-postgres.json"; then
+  echo "value derive: identical ($(jq length "$work/derive-sqlite.json") proposals, sha256 $(sha256sum <"$work/derive-sqlite.json" | cut -c1-16)…)"
+else
+  echo "value derive: DIFFERS"; derive_same=false
+fi
 same=$(paste "$work/sqlite.tsv" "$work/postgres.tsv" | awk -F'\t' '$3 == $6 && $3 ~ /^sha256:/' | wc -l)
 total=$(wc -l <"$work/queries.tsv")
 echo "identical digests: $same of $total"
 diff "$work/sqlite.tsv" "$work/postgres.tsv" | head -5
-[ "$same" -eq "$total" ]
+[ "$same" -eq "$total" ] && $derive_same
