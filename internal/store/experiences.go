@@ -54,9 +54,15 @@ func (s *Store) insertExperience(ctx context.Context, w *writer, e Experience) e
 		e.Surprise, e.RootCause, e.Lesson, string(e.Confidence), e.Iterations, e.Created, experienceCID(e)); err != nil {
 		return err
 	}
+	return insertExperienceTerms(ctx, w, s.ns, &e)
+}
+
+// insertExperienceTerms queues in w the terms of experience e of
+// namespace ns on each axis it is on.
+func insertExperienceTerms(ctx context.Context, w *writer, ns string, e *Experience) error {
 	for i := range axisDefs {
-		if d := &axisDefs[i]; d.on(&e) {
-			if err := d.table.insert(ctx, w, s.ns, e.ID, d.texts(&e)); err != nil {
+		if d := &axisDefs[i]; d.on(e) {
+			if err := d.table.insert(ctx, w, ns, e.ID, d.texts(e)); err != nil {
 				return err
 			}
 		}

@@ -95,7 +95,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer) (ExportStats, error) {
 		return err
 	})
 	if err != nil {
-		return st, fmt.Errorf("store: export: %w", err)
+		return st, wrap("export", err)
 	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
@@ -159,9 +159,7 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader) (ImportSta
 	if err != nil {
 		return st, err
 	}
-	bad := func(line int, format string, args ...any) error {
-		return &ParseError{Name: name, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
+	bad := func(line int, format string, args ...any) error { return importError(name, line, format, args...) }
 	now := s.now()
 	err = s.write(ctx, func(tx conn) error {
 		st = ImportStats{}
@@ -207,29 +205,20 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader) (ImportSta
 				if c != cid {
 					return bad(r.line, "%s %d differs from the %s %d the store holds in namespace %s; an import never replaces a row: import into an empty namespace, or remove that %s first", r.kind, id, r.kind, id, s.ns, r.kind)
 				}
-				switch r.kind {
-				case "memory":
-					st.Unchanged.Memories++
-				case "experience":
-					st.Unchanged.Experiences++
-				case "value":
-					st.Unchanged.Values++
-				}
+				*st.Unchanged.of(r.kind)++
 				continue
 			}
 			have[r.kind][id] = cid
 			last[r.kind] = max(last[r.kind], id)
+			*st.Added.of(r.kind)++
 			var err error
 			switch r.kind {
 			case "memory":
 				err = s.insertMemory(ctx, w, r.m)
-				st.Added.Memories++
 			case "experience":
 				err = s.insertExperience(ctx, w, r.e)
-				st.Added.Experiences++
 			case "value":
 				err = s.insertValue(ctx, w, r.v)
-				st.Added.Values++
 			}
 			if err != nil {
 				return err
@@ -256,6 +245,22 @@ func (s *Store) Import(ctx context.Context, name string, r io.Reader) (ImportSta
 	return st, nil
 }
 
+// of returns the count of kind (memory, experience, value).
+func (n *ExportStats) of(kind string) *int {
+	switch kind {
+	case "memory":
+		return &n.Memories
+	case "experience":
+		return &n.Experiences
+	}
+	return &n.Values
+}
+
+// importError is the *ParseError of line of the export name.
+func importError(name string, line int, format string, args ...any) error {
+	return &ParseError{Name: name, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
 // importRow is a row of an export, checked, with its line.
 type importRow struct {
 	line int
@@ -272,9 +277,7 @@ func parseExport(name string, r io.Reader) ([]importRow, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxExportLine)
 	n := 0
-	bad := func(line int, format string, args ...any) error {
-		return &ParseError{Name: name, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
+	bad := func(line int, format string, args ...any) error { return importError(name, line, format, args...) }
 	for sc.Scan() {
 		n++
 		b := bytes.TrimSpace(sc.Bytes())

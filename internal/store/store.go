@@ -165,13 +165,14 @@ func Open(location string, opt Options) (*Store, error) {
 	}
 	slices.Sort(nss[1:])
 	s := &Store{opt: opt, ns: ns, nss: nss}
-	if !IsURL(location) {
-		return s, s.openSQLite(location)
+	open := s.openSQLite
+	if IsURL(location) {
+		open = s.openPostgres
 	}
-	if err := s.openPostgres(location); err != nil {
-		return s, err
+	if err := open(location); err != nil {
+		return nil, err
 	}
-	if opt.LocalCommits != "" {
+	if opt.LocalCommits != "" && IsURL(location) {
 		local, err := Open(opt.LocalCommits, Options{ReadOnly: opt.ReadOnly, Now: opt.Now})
 		if err != nil {
 			s.Close()
@@ -193,9 +194,10 @@ func (s *Store) Backend() string { return s.be.name() }
 // Namespace is the namespace the store reads and writes.
 func (s *Store) Namespace() string { return s.ns }
 
-// Warnings say what Open found wrong and repaired: a write-ahead log that
-// did not belong to the database, moved aside
-// (sqlitedb.SetAsideStaleWAL). Only an Open for writing repairs.
+// Warnings say what Open found wrong and repaired, or changed: a
+// write-ahead log that did not belong to the database, moved aside
+// (sqlitedb.SetAsideStaleWAL); a store of an older format, migrated.
+// Only an Open for writing repairs or migrates.
 func (s *Store) Warnings() []string { return s.warnings }
 
 // Close closes the database. A store is not usable after Close. The
@@ -397,7 +399,7 @@ func (s *Store) read(ctx context.Context, fn func(tx conn) error) error {
 func (s *Store) readOnce(ctx context.Context, fn func(tx conn) error) error {
 	tx, err := s.be.beginRead(ctx, s.db)
 	if err != nil {
-		return fmt.Errorf("store: %s: %w", s.where, err)
+		return err // read names it (describe)
 	}
 	defer tx.Rollback()
 	return fn(s.conn(tx))

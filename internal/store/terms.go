@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -204,7 +203,7 @@ func (t ftsTable) score(ctx context.Context, q conn, nss []string, terms []strin
 				return fmt.Errorf("store: search %s: a row of namespace %q, not asked for", t.name, ns)
 			}
 			r := rowID{nss[k], id}
-			f, err := t.weigh([]byte(tf))
+			f, err := t.weigh(tf)
 			if err != nil {
 				return fmt.Errorf("store: search %s: row %d of namespace %s: %w; the store is damaged", t.name, r.id, r.ns, err)
 			}
@@ -291,39 +290,18 @@ func (t ftsTable) postings(ctx context.Context, q conn, term string, nss []strin
 
 // weigh returns the weighted count of a term in a row from its tf
 // column ("0:2 3:1"): Σ weight of column · count.
-func (t ftsTable) weigh(tf []byte) (float64, error) {
+func (t ftsTable) weigh(tf string) (float64, error) {
 	f := 0.0
-	for len(tf) > 0 {
-		pair := tf
-		if i := bytes.IndexByte(tf, ' '); i >= 0 {
-			pair, tf = tf[:i], tf[i+1:]
-		} else {
-			tf = nil
-		}
-		cs, ks, ok := bytes.Cut(pair, []byte{':'})
-		c, ok1 := atoi(cs)
-		k, ok2 := atoi(ks)
-		if !ok || !ok1 || !ok2 || c >= len(t.weights) || k <= 0 {
-			return 0, fmt.Errorf("term counts %q", pair)
+	for pair := range strings.FieldsSeq(tf) {
+		cs, ks, ok := strings.Cut(pair, ":")
+		c, err1 := strconv.Atoi(cs)
+		k, err2 := strconv.Atoi(ks)
+		if !ok || err1 != nil || err2 != nil || c < 0 || c >= len(t.weights) || k <= 0 {
+			return 0, fmt.Errorf("term counts %q", tf)
 		}
 		f += t.weights[c] * float64(k)
 	}
 	return f, nil
-}
-
-// atoi reads a whole number of at most 9 decimal digits.
-func atoi(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // ranked is a row with its quantized score.
@@ -452,12 +430,8 @@ func (s *Store) indexTerms(ctx context.Context, tx conn, ns string) error {
 		return fmt.Errorf("store: reading experiences: %w", err)
 	}
 	for i := range exps {
-		for j := range axisDefs {
-			if d := &axisDefs[j]; d.on(&exps[i]) {
-				if err := d.table.insert(ctx, w, ns, exps[i].ID, d.texts(&exps[i])); err != nil {
-					return err
-				}
-			}
+		if err := insertExperienceTerms(ctx, w, ns, &exps[i]); err != nil {
+			return err
 		}
 	}
 	vals, err := queryRows(ctx, tx, scanValue, `SELECT `+valueCols+` FROM learned_values WHERE ns = ? ORDER BY id`, ns)
