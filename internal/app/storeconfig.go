@@ -64,37 +64,40 @@ func (p *Project) StoreSettings() (StoreSettings, error) {
 	if n, ok := p.Config.Extra["store"]; ok && !project.IsNullYAML(&n) {
 		if d := project.DerefYAML(&n); d.Kind == yaml.ScalarNode {
 			c.URL = d.Value
-			bad = func(key, must string) error {
-				return fmt.Errorf("ctxpack: %sstore %s", lineOf(p.Config.Source, d.Line), must)
-			}
+			bad = func(_, must string) error { return fmt.Errorf("ctxpack: %sstore %s", p.Config.Where("store"), must) }
 		} else {
 			var err error
 			if _, bad, err = p.configSection("store", &c, nil); err != nil {
 				return StoreSettings{}, err
 			}
 		}
-		if c.URL != "" && !store.IsURL(c.URL) {
-			return StoreSettings{}, bad("url", fmt.Sprintf("must be a PostgreSQL URL, postgres://user@host:port/database (got %q); leave store out for the SQLite store at .ctxpack/sources.db", c.URL))
+		if c.URL != "" {
+			if err := checkURL(c.URL); err != nil {
+				return StoreSettings{}, bad("url", err.Error())
+			}
+			if urlHasPassword(c.URL) {
+				return StoreSettings{}, bad("url", "holds a password, and the configuration file is shared: take it out, and put it in PGPASSWORD, a ~/.pgpass line, or a file named by "+EnvStorePasswordFile)
+			}
 		}
-		if c.URL != "" && urlHasPassword(c.URL) {
-			return StoreSettings{}, bad("url", "holds a password, and the configuration file is shared: take it out, and put it in PGPASSWORD, a ~/.pgpass line, or a file named by "+EnvStorePasswordFile)
+		for _, ns := range append([]string{c.Namespace}, c.Shared...) {
+			if ns != "" && !store.ValidNamespace(ns) {
+				return StoreSettings{}, bad("namespace", notNamespace(ns))
+			}
 		}
 	}
 	if env := os.Getenv(EnvStore); env != "" {
-		if !store.IsURL(env) {
-			return StoreSettings{}, fmt.Errorf("ctxpack: %s must be a PostgreSQL URL, postgres://user@host:port/database", EnvStore)
+		if err := checkURL(env); err != nil {
+			return StoreSettings{}, fmt.Errorf("ctxpack: %s %s", EnvStore, err)
 		}
 		c.URL = env
 	}
 	if env := os.Getenv(EnvStoreNamespace); env != "" {
+		if !store.ValidNamespace(env) {
+			return StoreSettings{}, fmt.Errorf("ctxpack: %s: %s", EnvStoreNamespace, notNamespace(env))
+		}
 		c.Namespace = env
 	}
 	s := StoreSettings{Location: store.DefaultPath(p.Root), Name: StorePath(), Namespace: c.Namespace, Shared: c.Shared}
-	for _, ns := range append([]string{c.Namespace}, c.Shared...) {
-		if ns != "" && !store.ValidNamespace(ns) {
-			return StoreSettings{}, p.storeError(bad, "namespace", fmt.Sprintf("%q is not a namespace: a lower-case letter or digit, then up to 62 letters, digits, '.', '_' or '-'", ns))
-		}
-	}
 	if c.URL == "" {
 		if s.Namespace == "" {
 			s.Namespace = store.DefaultNamespace
@@ -116,41 +119,36 @@ func (p *Project) StoreSettings() (StoreSettings, error) {
 	return s, nil
 }
 
-// storeError is an error about a key of the store: setting, or about the
-// namespace variable when there is no setting.
-func (p *Project) storeError(bad project.BadKey, key, must string) error {
-	if bad == nil {
-		return fmt.Errorf("ctxpack: %s: %s", EnvStoreNamespace, must)
-	}
-	return bad(key, must)
+func notNamespace(ns string) string {
+	return fmt.Sprintf("%q is not a namespace: a lower-case letter or digit, then up to 62 letters, digits, '.', '_' or '-'", ns)
 }
 
-func lineOf(source string, line int) string {
-	if source == "" {
-		return ""
+// checkURL says what is wrong with a store URL: not PostgreSQL's, or not
+// a URL at all.
+func checkURL(raw string) error {
+	if !store.IsURL(raw) {
+		return fmt.Errorf("must be a PostgreSQL URL, postgres://user@host:port/database (got %q); leave store out for the SQLite store at .ctxpack/sources.db", raw)
 	}
-	return fmt.Sprintf("%s:%d: ", source, line)
+	if _, err := url.Parse(raw); err != nil {
+		return errors.New("must be a PostgreSQL URL, postgres://user@host:port/database; it does not parse as a URL")
+	}
+	return nil
 }
 
-// urlHasPassword reports whether a PostgreSQL URL holds a password, in
-// its user part or as a password parameter.
+// urlHasPassword reports whether a PostgreSQL URL (checkURL) holds a
+// password, in its user part or as a password parameter.
 func urlHasPassword(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return strings.Contains(raw, "password") || strings.Count(raw, "@") > 0 && strings.Contains(strings.SplitN(raw, "@", 2)[0][len("postgres://"):], ":")
-	}
+	u, _ := url.Parse(raw)
 	if _, ok := u.User.Password(); ok {
 		return true
 	}
 	return u.Query().Has("password")
 }
 
-// redactURL is a PostgreSQL URL without its password and parameters.
+// redactURL is a PostgreSQL URL (checkURL) without its password and
+// parameters.
 func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "the PostgreSQL URL"
-	}
+	u, _ := url.Parse(raw)
 	if u.User != nil {
 		u.User = url.User(u.User.Username())
 	}

@@ -48,6 +48,8 @@ func TestStoreSettings(t *testing.T) {
 		{name: "bad namespace", config: "store:\n  namespace: Billing\n", err: `store.namespace "Billing" is not a namespace`},
 		{name: "bad shared", config: "store:\n  shared: [ok, 'no way']\n", err: `"no way" is not a namespace`},
 		{name: "unknown key", config: "store:\n  password_file: x\n", err: "store.password_file is not a store setting"},
+		{name: "url that does not parse", config: "store: 'postgres://db:port/x'\n", err: ".ctxpack/config.yaml:1: store must be a PostgreSQL URL, postgres://user@host:port/database; it does not parse"},
+		{name: "bad namespace from the environment", config: "store:\n  namespace: billing\n", env: map[string]string{EnvStoreNamespace: "Bad One"}, err: `CTXPACK_STORE_NAMESPACE: "Bad One" is not a namespace`},
 		{name: "environment not a url", env: map[string]string{EnvStore: "team.db"}, err: "CTXPACK_STORE must be a PostgreSQL URL"},
 		{name: "missing password file", config: "store: postgres://u@h/d\n", env: map[string]string{EnvStoreNamespace: "x", EnvStorePasswordFile: filepath.Join(t.TempDir(), "none")}, err: "does not exist"},
 		{name: "password file of two lines", config: "store: postgres://u@h/d\n", env: map[string]string{EnvStoreNamespace: "x", EnvStorePasswordFile: twoLines}, err: "must hold the password alone, on one line"},

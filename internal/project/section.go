@@ -44,6 +44,13 @@ func (cfg Config) DecodeSection(name string, c any, allow func(key string) bool)
 	return true, bad, bad(key, fmt.Sprintf("is not a %s setting%s; docs/%s.md lists them", name, hint, name))
 }
 
+// Where is "file:line: " of the top-level setting name (one of Extra),
+// for an error about it; "" for the defaults.
+func (cfg Config) Where(name string) string {
+	n := cfg.Extra[name]
+	return location(cfg.Source, n.Line)
+}
+
 // BadKey makes the error about a key of a configuration section: key
 // (dotted, within the section) must… (see DecodeSection).
 type BadKey func(key, must string) error
