@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -172,7 +171,7 @@ func (o *AssembleOptions) request() (app.Request, error) {
 			return req, err
 		}
 	}
-	out, err := o.outPath()
+	out, err := o.Globals.Path(o.OutFile)
 	if err != nil {
 		return req, err
 	}
@@ -267,13 +266,9 @@ func (o *AssembleOptions) readFileList(req *app.Request) error {
 		}
 		data, req.FilesFrom = []byte(s), "standard input"
 	} else {
-		base, err := o.Globals.Base()
+		name, err := o.Globals.Path(o.FilesFrom)
 		if err != nil {
 			return err
-		}
-		name := o.FilesFrom
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(base, name)
 		}
 		if data, err = os.ReadFile(name); err != nil {
 			return cmdutil.Usagef("--files-from: %v", err)

@@ -33,19 +33,6 @@ type sink struct {
 	buf  *bytes.Buffer
 }
 
-// outPath is -o FILE as a path: relative to -C DIR when given (the
-// command runs as if started there), as the paths of the request are.
-func (o *AssembleOptions) outPath() (string, error) {
-	if o.OutFile == "" || filepath.IsAbs(o.OutFile) || o.Globals == nil || o.Globals.Dir == "" {
-		return o.OutFile, nil
-	}
-	base, err := o.Globals.Base()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, o.OutFile), nil
-}
-
 // openSink prepares the output before anything is assembled, so that a
 // path that cannot be written or a missing clipboard tool fails at once
 // and nothing is written. Call close after.
@@ -60,7 +47,7 @@ func (o *AssembleOptions) openSink() (*sink, error) {
 		s.w = s.buf
 	}
 	if o.OutFile != "" {
-		name, err := o.outPath()
+		name, err := o.Globals.Path(o.OutFile)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +192,7 @@ func (o *AssembleOptions) splitRun(ctx context.Context, req app.Request) error {
 		return cmdutil.Usagef("--split-output shows everything an unbudgeted pack does, in outputs of at most the budget each: --overflow %s does not apply", o.Overflow)
 	}
 	var files []*outputFile
-	name, err := o.outPath()
+	name, err := o.Globals.Path(o.OutFile)
 	if err != nil {
 		return err
 	}

@@ -88,6 +88,20 @@ func (g *Globals) addFlags(pf *pflag.FlagSet) {
 	pf.StringVar(&g.Config, "config", "", "read configuration from `FILE` instead of .ctxpack/config.yaml")
 }
 
+// Path returns p, a path the command line gives (a file to read, -o
+// FILE), as a path: relative to -C DIR when given, since the command runs
+// as if started there; an absolute p, and "" or "-", as they are.
+func (g *Globals) Path(p string) (string, error) {
+	if p == "" || p == "-" || filepath.IsAbs(p) || g == nil || g.Dir == "" {
+		return p, nil
+	}
+	base, err := g.Base()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, p), nil
+}
+
 // Base is the directory the command runs in: -C, else the working
 // directory. It is made absolute; the process never changes directory.
 func (g *Globals) Base() (string, error) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -150,13 +149,9 @@ func (o *ExperienceAddOptions) experiences() ([]app.ExperienceInput, error) {
 		}
 		data = []byte(s)
 	} else {
-		base, err := o.Globals.Base()
+		path, err := o.Globals.Path(o.File)
 		if err != nil {
 			return nil, err
-		}
-		path := o.File
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(base, path)
 		}
 		if data, err = os.ReadFile(path); err != nil {
 			var pe *fs.PathError

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/ctxpack/ctxpack/internal/app"
 	"github.com/ctxpack/ctxpack/internal/cli/cmdutil"
@@ -141,7 +140,7 @@ func storeExportRun(ctx context.Context, o *StoreExportOptions) error {
 	if o.Globals.Format == "json" {
 		return cmdutil.Usagef("store export: the export is JSON lines already; drop --format")
 	}
-	out, err := o.outPath()
+	out, err := o.Globals.Path(o.OutFile)
 	if err != nil {
 		return err
 	}
@@ -166,19 +165,6 @@ func storeExportRun(ctx context.Context, o *StoreExportOptions) error {
 	}
 	fmt.Fprintf(o.IO.ErrOut, "exported %s%s\n", rowCounts(n), suffix(o.OutFile, " to "))
 	return nil
-}
-
-// outPath is -o FILE as a path: relative to -C DIR when given, as other
-// commands take it.
-func (o *StoreExportOptions) outPath() (string, error) {
-	if o.OutFile == "" || filepath.IsAbs(o.OutFile) || o.Globals.Dir == "" {
-		return o.OutFile, nil
-	}
-	base, err := o.Globals.Base()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(base, o.OutFile), nil
 }
 
 func suffix(s, sep string) string {
@@ -232,13 +218,9 @@ func storeImportRun(ctx context.Context, o *StoreImportOptions) error {
 	var r io.Reader = o.IO.In
 	name := "standard input"
 	if o.File != "-" {
-		path := o.File
-		if !filepath.IsAbs(path) && o.Globals.Dir != "" {
-			base, err := o.Globals.Base()
-			if err != nil {
-				return err
-			}
-			path = filepath.Join(base, path)
+		path, err := o.Globals.Path(o.File)
+		if err != nil {
+			return err
 		}
 		f, err := os.Open(path)
 		if err != nil {
