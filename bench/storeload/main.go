@@ -143,6 +143,24 @@ func newDialer(url, tokenFile string, sessions int) (*dialer, error) {
 	return &dialer{url: url, client: &http.Client{Transport: bearer{token, tr}}}, nil
 }
 
+// sessions opens n sessions; close closes those it opened, also on error.
+func (d *dialer) sessions(ctx context.Context, n int) (ss []*mcp.ClientSession, close func(), err error) {
+	close = func() {
+		for _, s := range ss {
+			s.Close()
+		}
+	}
+	for i := range n {
+		s, err := d.session(ctx)
+		if err != nil {
+			close()
+			return nil, func() {}, fmt.Errorf("session %d: %w", i+1, err)
+		}
+		ss = append(ss, s)
+	}
+	return ss, close, nil
+}
+
 func (d *dialer) session(ctx context.Context) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "storeload", Version: "1"}, nil)
 	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.url, HTTPClient: d.client, MaxRetries: -1}, nil)
@@ -200,13 +218,11 @@ func runAdd(url, tokenFile string, writers, adds int) error {
 		return err
 	}
 	ctx := context.Background()
-	sessions := make([]*mcp.ClientSession, writers)
-	for w := range sessions {
-		if sessions[w], err = d.session(ctx); err != nil {
-			return fmt.Errorf("session %d: %w", w+1, err)
-		}
-		defer sessions[w].Close()
+	sessions, closeAll, err := d.sessions(ctx, writers)
+	if err != nil {
+		return err
 	}
+	defer closeAll()
 	var mu sync.Mutex
 	ok, failed := 0, 0
 	var firstErrs []string
@@ -248,13 +264,11 @@ func runLoop(url, tokenFile, ackedPath, logPath, stopPath string, writers int) e
 		return err
 	}
 	ctx := context.Background()
-	sessions := make([]*mcp.ClientSession, writers)
-	for w := range sessions {
-		if sessions[w], err = d.session(ctx); err != nil {
-			return fmt.Errorf("session %d: %w", w+1, err)
-		}
-		defer sessions[w].Close()
+	sessions, closeAll, err := d.sessions(ctx, writers)
+	if err != nil {
+		return err
 	}
+	defer closeAll()
 	acked, err := os.Create(ackedPath)
 	if err != nil {
 		return err
@@ -397,13 +411,11 @@ func runQuery(url, tokenFile, path string, clients, budget int, digestPath strin
 		return err
 	}
 	ctx := context.Background()
-	sessions := make([]*mcp.ClientSession, clients)
-	for c := range sessions {
-		if sessions[c], err = d.session(ctx); err != nil {
-			return fmt.Errorf("session %d: %w", c+1, err)
-		}
-		defer sessions[c].Close()
+	sessions, closeAll, err := d.sessions(ctx, clients)
+	if err != nil {
+		return err
 	}
+	defer closeAll()
 	sources := strings.Split(sourcesList, ",")
 	ds := make([]string, len(qs))
 	lat := make([]time.Duration, len(qs))
