@@ -28,6 +28,11 @@ func (p *Project) openStore(readOnly bool) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.openStoreAt(set, readOnly)
+}
+
+// openStoreAt is openStore with the settings read.
+func (p *Project) openStoreAt(set StoreSettings, readOnly bool) (*store.Store, error) {
 	if !readOnly {
 		p.keepStateIgnored()
 	}

@@ -99,7 +99,7 @@ func (p *Project) Store(write bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := p.openStore(!write)
+	st, err := p.openStoreAt(set, !write)
 	if err != nil {
 		return nil, err
 	}
