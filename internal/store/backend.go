@@ -21,6 +21,10 @@ type backend interface {
 	name() string
 	// numbered reports whether parameters are $1, $2… rather than ?.
 	numbered() bool
+	// joinText is the SQL aggregate that joins the texts of expr over a
+	// query's rows with sep between them, in no order that matters:
+	// SQLite's group_concat, PostgreSQL's string_agg.
+	joinText(expr, sep string) string
 	// schema is the statements that create the tables of FormatVersion.
 	schema() []string
 	// migrations[v-1] moves a store from format v to v+1, inside the
@@ -64,12 +68,12 @@ type querier interface {
 // or a transaction of a backend, rewriting the parameters the backend's
 // way.
 type conn struct {
-	q   querier
-	num bool // $n parameters: PostgreSQL's
+	q  querier
+	be backend
 }
 
 func (c conn) bind(query string) string {
-	if !c.num {
+	if !c.be.numbered() {
 		return query
 	}
 	return numberParams(query)

@@ -32,6 +32,9 @@ type postgresBackend struct{}
 
 func (postgresBackend) name() string   { return "postgres" }
 func (postgresBackend) numbered() bool { return true }
+func (postgresBackend) joinText(expr, sep string) string {
+	return `string_agg(` + expr + `, '` + sep + `')`
+}
 
 // openPostgres opens the store in the database at rawURL (see Open).
 func (s *Store) openPostgres(rawURL string) error {

@@ -13,8 +13,11 @@ import (
 // embedded default: .ctxpack/sources.db.
 type sqliteBackend struct{}
 
-func (sqliteBackend) name() string     { return "sqlite" }
-func (sqliteBackend) numbered() bool   { return false }
+func (sqliteBackend) name() string   { return "sqlite" }
+func (sqliteBackend) numbered() bool { return false }
+func (sqliteBackend) joinText(expr, sep string) string {
+	return `group_concat(` + expr + `, '` + sep + `')`
+}
 func (sqliteBackend) retry(error) bool { return false } // a file does not restart
 // bulk gives the connection 256 MB of page cache for the write: with the
 // usual 2 MB, the terms table's pages are read and written again and

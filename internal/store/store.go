@@ -219,7 +219,7 @@ func (s *Store) Close() error {
 }
 
 // conn returns q as a conn of the store's backend.
-func (s *Store) conn(q querier) conn { return conn{q: q, num: s.be.numbered()} }
+func (s *Store) conn(q querier) conn { return conn{q: q, be: s.be} }
 
 // prepare checks that the database is a store this build reads, creating
 // or migrating it when allowed. It reports whether the store is empty

@@ -259,12 +259,8 @@ func (t ftsTable) postings(ctx context.Context, q conn, term string, nss []strin
 	for _, n := range nss {
 		args = append(args, n)
 	}
-	agg := `group_concat`
-	if q.num {
-		agg = `string_agg`
-	}
 	var list sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT `+agg+`(ns || '|' || id || '|' || len || '|' || tf, ';') FROM terms
+	err := q.QueryRowContext(ctx, `SELECT `+q.be.joinText(`ns || '|' || id || '|' || len || '|' || tf`, `;`)+` FROM terms
 		WHERE tbl = ? AND term = ? AND ns IN (`+params(len(nss))+`)`, args...).Scan(&list)
 	if err != nil {
 		return fmt.Errorf("store: search %s: %w", t.name, err)
