@@ -1,10 +1,12 @@
 // Command swebench measures ctxpack's retrieval on SWE-bench-style
 // localization instances: for each instance it indexes the repository tree
-// at its base commit, ranks the files for the issue text, assembles the
-// context within a budget, and prints file recall@k and, at the budget,
-// file recall and edit recall, per repository, per language (when the
+// at its base commit, ranks the files for the issue text, and at each of
+// several budgets assembles ctxpack's context and a naive baseline (the
+// chunks of ctxpack's own search ranking, whole, in rank order, as many as
+// fit). It prints, per budget, each system's edit recall, gold-file share
+// and overhead, then file recall@k per repository, per language (when the
 // instances name theirs) and overall. bench/swebench/README.md describes
-// the sets and the metrics.
+// the sets, the baseline and the metrics.
 //
 //	go run ./bench/swebench -data ../shared/bench/swebench/dev.jsonl -trees /tmp/swe/trees
 //
@@ -25,11 +27,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ctxpack/ctxpack/internal/app"
+	"github.com/ctxpack/ctxpack/internal/collect/retrieval"
+	"github.com/ctxpack/ctxpack/internal/retrieve"
 )
 
 type instance struct {
@@ -42,25 +47,186 @@ type instance struct {
 	Language  string           `json:"language"` // set by histset; absent in dev.jsonl
 }
 
+// searchK is how many chunks of the search ranking the naive baseline
+// draws from.
+const searchK = 100
+
 // outcome is one instance's measurements.
 type outcome struct {
-	id, repo  string
-	language  string
-	rank      int     // 1-based rank of the best-ranked gold file; 0 if absent
-	inBudget  bool    // some part of a gold file is in the assembled context
-	editShare float64 // share of gold lines inside full parts of the context
-	tokens    int
-	took      time.Duration
+	id, repo string
+	language string
+	rank     int        // 1-based rank of the best-ranked gold file; 0 if absent
+	budgets  []atBudget // one per budget, in the budgets' order
+	took     time.Duration
+}
+
+// atBudget is what both systems did at one budget.
+type atBudget struct {
+	budget         int
+	ctxpack, naive measures
+}
+
+// measures are one context's metrics for one instance.
+type measures struct {
+	edit      float64 // share of the gold lines inside full, untruncated parts
+	goldFull  bool    // some part of a gold file is full and untruncated
+	goldShare float64 // tokens of the gold files' parts / total tokens
+	overhead  float64 // tokens that are not part bodies / total tokens
+	tokens    int     // total tokens
+	parts     int
+}
+
+// shown is a part of a context as the metrics see it.
+type shown struct {
+	path   string
+	lines  [2]int // 1-based, inclusive; zero when the part has no lines
+	full   bool   // at level full and not truncated
+	tokens int
+}
+
+// measure computes the metrics of a context of total tokens, overhead of
+// them outside the parts' bodies, made of parts.
+func measure(in instance, parts []shown, total, overhead int) measures {
+	gold := map[string]bool{}
+	for _, g := range in.GoldFiles {
+		gold[g] = true
+	}
+	m := measures{tokens: total, parts: len(parts)}
+	var lines, inside, goldTokens int
+	for g, ls := range in.GoldLines {
+		for _, l := range ls {
+			lines++
+			for _, pt := range parts {
+				if pt.path == g && pt.full && pt.lines[0] > 0 && pt.lines[0] <= l && l <= pt.lines[1] {
+					inside++
+					break
+				}
+			}
+		}
+	}
+	for _, pt := range parts {
+		if gold[pt.path] {
+			goldTokens += pt.tokens
+			if pt.full {
+				m.goldFull = true
+			}
+		}
+	}
+	if lines > 0 {
+		m.edit = float64(inside) / float64(lines)
+	}
+	if total > 0 {
+		m.goldShare = float64(goldTokens) / float64(total)
+		m.overhead = float64(overhead) / float64(total)
+	}
+	return m
+}
+
+// overheadTokens are the plan's tokens that are not its parts' bodies
+// (what the format puts around them). When render.Metrics has its
+// Overhead field, this becomes: return plan.Metrics.Overhead.
+func overheadTokens(plan *app.Plan) int { return plan.Metrics.Overhead }
+
+// planMeasures are the metrics of ctxpack's context.
+func planMeasures(in instance, plan *app.Plan) measures {
+	parts := make([]shown, len(plan.Parts))
+	for i, pt := range plan.Parts {
+		parts[i] = shown{path: pt.Path, full: pt.Level == "full" && !pt.Truncated, tokens: pt.Tokens}
+		if pt.Lines != nil {
+			parts[i].lines = *pt.Lines
+		}
+	}
+	return measure(in, parts, plan.TotalTokens, overheadTokens(plan))
+}
+
+// naiveChunk is a chunk of the search ranking with its text.
+type naiveChunk struct {
+	path               string
+	startLine, endLine int
+	text               string
+}
+
+// naiveHeader is the line before each chunk of the naive context.
+func naiveHeader(c naiveChunk) string {
+	return fmt.Sprintf("=== %s:%d-%d ===\n", c.path, c.startLine, c.endLine)
+}
+
+// naiveContext is the naive baseline's context.
+type naiveContext struct {
+	text   string
+	total  int // tokens of text
+	parts  []shown
+	header int // tokens of the headers, each counted alone
+}
+
+// fitNaive builds the naive context within budget tokens: the chunks in
+// their order, each whole after its header and ending in a newline,
+// taken when header and text together count at most what remains of the
+// budget and skipped otherwise. The text is counted once more whole, and
+// while it counts over the budget the last chunk taken is dropped.
+func fitNaive(chunks []naiveChunk, budget int, count func(string) int) naiveContext {
+	type taken struct {
+		piece string
+		part  shown
+		head  int
+	}
+	var took []taken
+	remain := budget
+	for _, c := range chunks {
+		h, body := naiveHeader(c), c.text
+		if !strings.HasSuffix(body, "\n") {
+			body += "\n"
+		}
+		n := count(h + body)
+		if n > remain {
+			continue
+		}
+		remain -= n
+		took = append(took, taken{h + body, shown{path: c.path, lines: [2]int{c.startLine, c.endLine}, full: true, tokens: n}, count(h)})
+	}
+	for {
+		var nc naiveContext
+		var b strings.Builder
+		for _, t := range took {
+			b.WriteString(t.piece)
+			nc.parts = append(nc.parts, t.part)
+			nc.header += t.head
+		}
+		nc.text = b.String()
+		nc.total = count(nc.text)
+		if nc.total <= budget || len(took) == 0 {
+			return nc
+		}
+		took = took[:len(took)-1]
+	}
+}
+
+// naiveChunks are the search ranking's chunks with their texts.
+func naiveChunks(p *app.Project, ranking []retrieve.Chunk) ([]naiveChunk, error) {
+	files := retrieval.NewFiles(p.FS)
+	out := make([]naiveChunk, len(ranking))
+	for i, c := range ranking {
+		text, err := files.Read(c.Path)
+		if err == nil {
+			text, err = retrieve.ChunkText(c, text)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("chunk %s:%d-%d: %w", c.Path, c.StartLine, c.EndLine, err)
+		}
+		out[i] = naiveChunk{path: c.Path, startLine: c.StartLine, endLine: c.EndLine, text: text}
+	}
+	return out, nil
 }
 
 func main() {
 	data := flag.String("data", "../shared/bench/swebench/dev.jsonl", "instances, one JSON object per line")
 	trees := flag.String("trees", "", "folder with one tree per instance id")
 	indexDir := flag.String("index-dir", "", "folder for the indexes (default: TREES/../index)")
-	budget := flag.Int("budget", 13000, "the context budget in tokens")
-	tok := flag.String("tokenizer", "cl100k_base", "the tokenizer the budget counts")
+	budgetList := flag.String("budgets", "2000,4000,8000,16000", "the context budgets in tokens, comma-separated")
+	budget := flag.Int("budget", 0, "one context budget in tokens (shorthand for -budgets N)")
+	tok := flag.String("tokenizer", "cl100k_base", "the tokenizer the budgets count")
 	only := flag.String("only", "", "run only the instances whose id contains this")
-	verbose := flag.Bool("v", false, "print each instance's ranking")
+	verbose := flag.Bool("v", false, "print each instance's ranking and metrics")
 	jsonOut := flag.String("json", "", "also write the per-instance outcomes to this file")
 	overflow := flag.String("overflow", "", "the overflow strategy (default: the engine's, degrade)")
 	config := flag.String("config", "", "a ctxpack configuration file for every tree (absolute or relative to the current directory), to try retrieval settings")
@@ -71,16 +237,33 @@ func main() {
 		fmt.Println(strings.Join(app.RetrievalComponents(), "\n"))
 		return
 	}
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["budget"] {
+		if set["budgets"] {
+			usage("give -budget or -budgets, not both")
+		}
+		*budgetList = strconv.Itoa(*budget)
+	}
+	budgets, err := parseBudgets(*budgetList)
+	if err != nil {
+		usage(err.Error())
+	}
 	if *parallel < 1 {
-		fmt.Fprintln(os.Stderr, "swebench: -parallel must be at least 1")
-		os.Exit(2)
+		usage("-parallel must be at least 1")
 	}
 	if *trees == "" {
-		fmt.Fprintln(os.Stderr, "swebench: -trees is required")
-		os.Exit(2)
+		usage("-trees is required")
 	}
 	if *indexDir == "" {
 		*indexDir = filepath.Join(filepath.Dir(filepath.Clean(*trees)), "index")
+	}
+	if *config != "" {
+		abs, err := filepath.Abs(*config)
+		if err != nil {
+			fail(err)
+		}
+		*config = abs
 	}
 	if err := os.MkdirAll(*indexDir, 0o755); err != nil {
 		fail(err)
@@ -95,13 +278,16 @@ func main() {
 			todo = append(todo, in)
 		}
 	}
+	if len(todo) == 0 {
+		fail(fmt.Errorf("no instance of %s matches -only %q", *data, *only))
+	}
 	outs, err := runAll(todo, *parallel, func(in instance, log io.Writer) (outcome, error) {
-		return run(in, *trees, *indexDir, *config, *overflow, *budget, *tok, *verbose, log)
+		return run(in, *trees, *indexDir, *config, *overflow, budgets, *tok, *verbose, log)
 	}, os.Stdout)
 	if err != nil {
 		fail(err)
 	}
-	report(os.Stdout, outs, *budget)
+	report(os.Stdout, outs, budgets)
 	if *jsonOut != "" {
 		if err := writeJSON(*jsonOut, outs); err != nil {
 			fail(err)
@@ -109,9 +295,31 @@ func main() {
 	}
 }
 
+func usage(msg string) {
+	fmt.Fprintln(os.Stderr, "swebench:", msg)
+	os.Exit(2)
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "swebench:", err)
 	os.Exit(1)
+}
+
+// parseBudgets reads -budgets: positive token counts, comma-separated,
+// each once.
+func parseBudgets(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || b <= 0 {
+			return nil, fmt.Errorf("-budgets %q: %q is not a positive number of tokens", s, f)
+		}
+		if slices.Contains(out, b) {
+			return nil, fmt.Errorf("-budgets %q: %d is given twice", s, b)
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 func load(name string) ([]instance, error) {
@@ -185,17 +393,17 @@ func runAll(insts []instance, parallel int, one func(instance, io.Writer) (outco
 	return outs, nil
 }
 
-func run(in instance, trees, indexDir, config, overflow string, budget int, tok string, verbose bool, log io.Writer) (outcome, error) {
+// run measures one instance: the file ranking's recall, and at each
+// budget ctxpack's context and the naive baseline. config is absolute or
+// empty.
+func run(in instance, trees, indexDir, config, overflow string, budgets []int, tok string, verbose bool, log io.Writer) (outcome, error) {
 	o := outcome{id: in.ID, repo: in.Repo, language: in.Language}
 	start := time.Now()
-	if config != "" {
-		abs, err := filepath.Abs(config)
-		if err != nil {
-			return o, err
-		}
-		config = abs
-	}
 	p, err := app.Open(filepath.Join(trees, in.ID), config)
+	if err != nil {
+		return o, err
+	}
+	t, err := p.Tokenizer(tok)
 	if err != nil {
 		return o, err
 	}
@@ -209,47 +417,43 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 	for i, f := range ranked {
 		files[i] = f.Path
 	}
-	gold := map[string]bool{}
-	for _, g := range in.GoldFiles {
-		gold[g] = true
-	}
 	for i, f := range files {
-		if gold[f] {
+		if slices.Contains(in.GoldFiles, f) {
 			o.rank = i + 1
 			break
 		}
 	}
-	res, err := p.Context(ctx, in.Problem, app.Request{Budget: budget, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
+	ranking, _, _, err := p.Search(ctx, in.Problem, searchK, false, ixo)
 	if err != nil {
-		return o, err
+		return o, fmt.Errorf("search: %w", err)
 	}
-	o.tokens = res.Plan.TotalTokens
-	var lines, inside int
-	for g, ls := range in.GoldLines {
-		for _, l := range ls {
-			lines++
-			for _, pt := range res.Plan.Parts {
-				if pt.Path != g || pt.Lines == nil {
-					continue
-				}
-				if pt.Level == "full" && !pt.Truncated && pt.Lines[0] <= l && l <= pt.Lines[1] {
-					inside++
-					break
-				}
-			}
+	chunks, err := naiveChunks(p, ranking)
+	if err != nil {
+		return o, fmt.Errorf("naive baseline: %w", err)
+	}
+	for _, b := range budgets {
+		res, err := p.Context(ctx, in.Problem, app.Request{Budget: b, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
+		if err != nil {
+			return o, fmt.Errorf("context at %d: %w", b, err)
 		}
-	}
-	for _, pt := range res.Plan.Parts {
-		if gold[pt.Path] {
-			o.inBudget = true
+		nc := fitNaive(chunks, b, t.Count)
+		if nc.total > b {
+			return o, fmt.Errorf("naive baseline at %d: %d tokens", b, nc.total)
 		}
-	}
-	if lines > 0 {
-		o.editShare = float64(inside) / float64(lines)
+		o.budgets = append(o.budgets, atBudget{
+			budget:  b,
+			ctxpack: planMeasures(in, &res.Plan),
+			naive:   measure(in, nc.parts, nc.total, nc.header),
+		})
 	}
 	o.took = time.Since(start)
 	if verbose {
-		fmt.Fprintf(log, "%s  gold %v  rank %d  in-budget %v  edit %.2f  parts %d\n", in.ID, in.GoldFiles, o.rank, o.inBudget, o.editShare, len(res.Plan.Parts))
+		fmt.Fprintf(log, "%s  gold %v  rank %d\n", in.ID, in.GoldFiles, o.rank)
+		for _, ab := range o.budgets {
+			fmt.Fprintf(log, "    @%d  ctxpack edit %.2f goldfull %v parts %d tokens %d  naive edit %.2f goldfull %v parts %d tokens %d\n",
+				ab.budget, ab.ctxpack.edit, ab.ctxpack.goldFull, ab.ctxpack.parts, ab.ctxpack.tokens,
+				ab.naive.edit, ab.naive.goldFull, ab.naive.parts, ab.naive.tokens)
+		}
 		for i, f := range files[:min(5, len(files))] {
 			fmt.Fprintf(log, "    %d. %s\n", i+1, f)
 		}
@@ -257,47 +461,98 @@ func run(in instance, trees, indexDir, config, overflow string, budget int, tok 
 	return o, nil
 }
 
-// report prints the metrics per repository, per language when the
-// instances name one, and overall.
-func report(w io.Writer, outs []outcome, budget int) {
+// report prints the metrics of both systems per budget and their mean
+// over the budgets, file recall@k per repository, per language when the
+// instances name one, and overall, and edit recall per repository at
+// each budget.
+func report(w io.Writer, outs []outcome, budgets []int) {
+	if len(outs) == 0 {
+		return
+	}
+	n := float64(len(outs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "repository\tn\trecall@1\trecall@3\trecall@5\trecall@10\tfile@%d\tedit@%d\tmean tokens\tmean time\t\n", budget, budget)
-	line := func(name string, os []outcome) {
-		var r1, r3, r5, r10, fb, ed, tk float64
-		var took time.Duration
-		for _, o := range os {
-			if o.rank == 1 {
-				r1++
+	fmt.Fprintf(tw, "budget\tctxpack-edit\tnaive-edit\tctxpack-goldfull\tnaive-goldfull\tctxpack-goldshare\tnaive-goldshare\tctxpack-overhead\tnaive-overhead\t\n")
+	var mean [8]float64
+	for i, b := range budgets {
+		var row [8]float64
+		for _, o := range outs {
+			ab := o.budgets[i]
+			for j, m := range []measures{ab.ctxpack, ab.naive} {
+				row[0+j] += m.edit
+				row[2+j] += b2f(m.goldFull)
+				row[4+j] += m.goldShare
+				row[6+j] += m.overhead
 			}
-			if o.rank >= 1 && o.rank <= 3 {
-				r3++
-			}
-			if o.rank >= 1 && o.rank <= 5 {
-				r5++
-			}
-			if o.rank >= 1 && o.rank <= 10 {
-				r10++
-			}
-			if o.inBudget {
-				fb++
-			}
-			ed += o.editShare
-			tk += float64(o.tokens)
-			took += o.took
 		}
-		n := float64(len(os))
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2fs\t\n", name, len(os), r1/n, r3/n, r5/n, r10/n, fb/n, ed/n, tk/n, took.Seconds()/n)
+		fmt.Fprintf(tw, "%d", b)
+		for j := range row {
+			row[j] /= n
+			mean[j] += row[j] / float64(len(budgets))
+			fmt.Fprintf(tw, "\t%.3f", row[j])
+		}
+		fmt.Fprintf(tw, "\t\n")
 	}
-	for _, g := range groupBy(outs, func(o outcome) string { return o.repo }) {
-		line(g.name, g.outs)
+	fmt.Fprintf(tw, "mean")
+	for _, v := range mean {
+		fmt.Fprintf(tw, "\t%.3f", v)
 	}
+	fmt.Fprintf(tw, "\t\n")
+	tw.Flush()
+
+	groups := groupBy(outs, func(o outcome) string { return o.repo })
 	if langs := groupBy(outs, func(o outcome) string { return o.language }); len(langs) > 1 || len(langs) == 1 && langs[0].name != "" {
 		for _, g := range langs {
-			line("language "+cmp.Or(g.name, "unknown"), g.outs)
+			groups = append(groups, group{"language " + cmp.Or(g.name, "unknown"), g.outs})
 		}
 	}
-	line("overall", outs)
+	groups = append(groups, group{"overall", outs})
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "repository\tn\trecall@1\trecall@3\trecall@5\trecall@10\tmean time\t\n")
+	for _, g := range groups {
+		var r1, r3, r5, r10 float64
+		var took time.Duration
+		for _, o := range g.outs {
+			r1 += b2f(o.rank == 1)
+			r3 += b2f(o.rank >= 1 && o.rank <= 3)
+			r5 += b2f(o.rank >= 1 && o.rank <= 5)
+			r10 += b2f(o.rank >= 1 && o.rank <= 10)
+			took += o.took
+		}
+		k := float64(len(g.outs))
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2fs\t\n", g.name, len(g.outs), r1/k, r3/k, r5/k, r10/k, took.Seconds()/k)
+	}
 	tw.Flush()
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "edit\tn")
+	for _, b := range budgets {
+		fmt.Fprintf(tw, "\tctxpack@%d\tnaive@%d", b, b)
+	}
+	fmt.Fprintf(tw, "\t\n")
+	for _, g := range groups {
+		fmt.Fprintf(tw, "%s\t%d", g.name, len(g.outs))
+		k := float64(len(g.outs))
+		for i := range budgets {
+			var c, nv float64
+			for _, o := range g.outs {
+				c += o.budgets[i].ctxpack.edit
+				nv += o.budgets[i].naive.edit
+			}
+			fmt.Fprintf(tw, "\t%.3f\t%.3f", c/k, nv/k)
+		}
+		fmt.Fprintf(tw, "\t\n")
+	}
+	tw.Flush()
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // group is the outcomes that share a repository or a language.
@@ -322,19 +577,44 @@ func groupBy(outs []outcome, key func(outcome) string) []group {
 	return gs
 }
 
+// jsonMeasures are one system's metrics at one budget in the -json file.
+type jsonMeasures struct {
+	Edit      float64 `json:"edit_recall"`
+	GoldFull  bool    `json:"gold_file_full"`
+	GoldShare float64 `json:"gold_token_share"`
+	Overhead  float64 `json:"overhead_share"`
+	Tokens    int     `json:"tokens"`
+	Parts     int     `json:"parts"`
+}
+
+// jsonBudget is both systems' metrics at one budget in the -json file.
+type jsonBudget struct {
+	Budget  int          `json:"budget"`
+	Ctxpack jsonMeasures `json:"ctxpack"`
+	Naive   jsonMeasures `json:"naive"`
+}
+
+// jsonRow is one instance in the -json file.
+type jsonRow struct {
+	ID       string       `json:"instance_id"`
+	Repo     string       `json:"repo"`
+	Language string       `json:"language,omitempty"`
+	Rank     int          `json:"rank"`
+	Budgets  []jsonBudget `json:"budgets"`
+}
+
+func toJSON(m measures) jsonMeasures {
+	return jsonMeasures{m.edit, m.goldFull, m.goldShare, m.overhead, m.tokens, m.parts}
+}
+
 func writeJSON(name string, outs []outcome) error {
-	type row struct {
-		ID       string  `json:"instance_id"`
-		Repo     string  `json:"repo"`
-		Language string  `json:"language,omitempty"`
-		Rank     int     `json:"rank"`
-		InBudget bool    `json:"in_budget"`
-		Edit     float64 `json:"edit_recall"`
-		Tokens   int     `json:"tokens"`
-	}
-	var rows []row
+	rows := []jsonRow{}
 	for _, o := range outs {
-		rows = append(rows, row{o.id, o.repo, o.language, o.rank, o.inBudget, o.editShare, o.tokens})
+		r := jsonRow{ID: o.id, Repo: o.repo, Language: o.language, Rank: o.rank, Budgets: []jsonBudget{}}
+		for _, ab := range o.budgets {
+			r.Budgets = append(r.Budgets, jsonBudget{ab.budget, toJSON(ab.ctxpack), toJSON(ab.naive)})
+		}
+		rows = append(rows, r)
 	}
 	b, err := json.MarshalIndent(rows, "", "  ")
 	if err != nil {

@@ -29,7 +29,7 @@ func Tokenizers() []string { return tokenizer.Names() }
 // DefaultTokenizer is the tokenizer of a project that names none.
 const DefaultTokenizer = tokenizer.Default
 
-// Strategies are the packing strategies: greedy, interleaved, score.
+// Strategies are the packing strategies: greedy, interleaved, score, relevance.
 func Strategies() []string { return project.Strategies() }
 
 // Overflows are the overflow strategies: degrade, drop, truncate, error,

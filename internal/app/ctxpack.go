@@ -61,7 +61,7 @@ type Request struct {
 	Reserves  *Reserves // nil means the configured reserves
 	Tokenizer string
 	Format    string
-	Strategy  string // greedy, interleaved, score
+	Strategy  string // greedy, interleaved, score, relevance; "" is the mode's
 	Overflow  string // degrade, drop, truncate, error, allow
 	Depth     string // the highest level: meta, summary, detailed, full
 
@@ -279,6 +279,16 @@ func (p *Project) options(req Request) (pack.Options, error) {
 	}
 	o.Transform = pack.Transform{LineNumbers: req.LineNumbers, RemoveComments: req.RemoveComments, RemoveEmptyLines: req.RemoveEmptyLines}
 	return o, nil
+}
+
+// rankedStrategy is the packing strategy of a mode whose parts a query
+// ranks: the request's or the configuration's when either names one,
+// else relevance (docs/engine.md: the best parts whole first).
+func (p *Project) rankedStrategy(req Request, parsed pack.Strategy) pack.Strategy {
+	if firstNonEmpty(req.Strategy, p.Config.Pack.Strategy) == "" {
+		return pack.Relevance
+	}
+	return parsed
 }
 
 // budget resolves --budget and --window with reserves: the request's,

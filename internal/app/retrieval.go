@@ -182,6 +182,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 		key = "" // the files differ from the index: do not keep this answer
 	}
 	o.Dropped = skipped
+	o.Strategy = p.rankedStrategy(req, o.Strategy)
 	o.Policy.Buckets = retrieval.Policy(tiers).Buckets
 	o.Mode, o.Target = "retrieval", query
 	o.MetaAsTree = true

@@ -74,7 +74,7 @@ func assembleOptions(f *cmdutil.Factory) AssembleOptions {
 }
 
 func (o *AssembleOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Strategy, "strategy", "", "packing `STRATEGY`: greedy (documents by best part, parts in reading order),\ninterleaved (round-robin over documents), score (strictly by score)")
+	fs.StringVar(&o.Strategy, "strategy", "", "packing `STRATEGY`: relevance (the best parts whole first, shown by file; the\ndefault where a query ranks the parts), greedy (documents by best part, parts in\nreading order; the default otherwise), interleaved (round-robin over\ndocuments), score (strictly by score)")
 	fs.StringVar(&o.Overflow, "overflow", "", "what happens to parts that do not fit: degrade (lower the\nlowest-priority parts first, then drop them), drop (keep the highest-priority\nparts whole), truncate (cut the first part that does not fit, with a marker),\nerror (fail with a report), allow (include everything, flag exceeded; with\nno --budget or --window given, no budget at all: every part at --depth)")
 	fs.StringVar(&o.Depth, "depth", "", "highest `LEVEL` to show: meta, summary, detailed, full (default full)")
 	fs.Float64Var(&o.DedupThreshold, "dedup-threshold", 0, "word-shingle overlap above which a part duplicates an earlier one (default 0.8)")

@@ -340,9 +340,12 @@ type fitter struct {
 	// the prefix was taken for; and each tree item's size in tokens once
 	// measured.
 	reserve int
-	adjust  int
-	limit   int
-	sizes   map[*item]int
+	// restTree is set when the reserve is for the tree of the parts left
+	// out (reserveRest), shown after the parts.
+	restTree bool
+	adjust   int
+	limit    int
+	sizes    map[*item]int
 }
 
 func (f *fitter) fit() error {
@@ -404,12 +407,15 @@ func (f *fitter) fit() error {
 		}
 		resolveAll(need)
 	}
-	if o.MetaAsTree {
+	switch {
+	case o.MetaAsTree && o.Strategy == Relevance && o.Overflow == Degrade:
+		f.reserveRest()
+	case o.MetaAsTree:
 		f.reserveTree()
 	}
 	f.seq = build(f.c, o, f.order, f.overhead, stop)
 	f.setPrefix(o.Budget)
-	if f.reserve > 0 {
+	if f.reserve > 0 && !f.restTree {
 		f.fitTree()
 	}
 	if err := f.fail.get(); err != nil {

@@ -121,6 +121,9 @@ func (it *item) block(l Level, text string) render.Block {
 	b := render.Block{Type: it.Type, Label: label, Path: it.Path, Lines: it.Lines, Doc: it.doc, Lang: it.Lang, Text: text, Section: it.Heading, CID: it.cid}
 	if it.reduced(l) {
 		b.Shown, b.Rest = l.String(), it.Whole
+		if l == Detailed && len(it.Window) > 0 {
+			b.Shown = "window" // its elisions say which lines
+		}
 		if b.Rest == "" && it.Path != "" {
 			b.Rest = "ctxpack summarize " + shellQuote(it.Path) + " --depth full"
 		}

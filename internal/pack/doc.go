@@ -21,7 +21,7 @@
 //   - allocate and fit: a policy with WaterFill entitles each bucket to a
 //     part of the budget by what its parts need, and with Cut the item cap
 //     cuts a part over its bucket's cap, with a note, before fitting. The
-//     packing strategy (greedy, interleaved, score)
+//     packing strategy (greedy, interleaved, score, relevance)
 //     orders the parts; the overflow strategy (degrade, drop, truncate,
 //     error, allow) and the budget policy (buckets with shares, a per-item
 //     cap) turn that order into one sequence of steps — add a part at a

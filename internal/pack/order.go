@@ -191,7 +191,7 @@ func compareReading(a, b *item) int {
 // packingOrder returns the items in the order the strategy packs them,
 // which is also the order they are rendered in. items must be in rank order.
 func packingOrder(items []*item, s Strategy) []*item {
-	if s == ByScore {
+	if s == ByScore || s == Relevance {
 		return slices.Clone(items)
 	}
 	// Groups, ordered by their best part (the first in rank order).

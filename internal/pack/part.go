@@ -112,6 +112,11 @@ type Part struct {
 	// 'ctxpack summarize PATH --depth full' for a part with a path, and
 	// nothing for one without.
 	Whole string
+	// Window, when set, says the part's detailed level is a window of
+	// it: these spans of the file's lines (1-based, inclusive) as they
+	// are, the rest elided (retrieval's relevant lines of a large chunk).
+	// The plan gives them as the part's "shown" lines at that level.
+	Window [][2]int
 	// SelfNoted says the part's lower levels say themselves that they are
 	// less than the part and where the whole is (the evidence's "[ctxpack:
 	// not shown for the budget; the evidence is PATH]"), or are the whole
@@ -153,6 +158,10 @@ const (
 	Greedy      Strategy = "greedy"      // documents by best part, each document's parts in reading order
 	Interleaved Strategy = "interleaved" // round-robin over documents
 	ByScore     Strategy = "score"       // strictly by the total order
+	// Relevance fits strictly by the total order, each part climbing to
+	// its start level before the next is added, and renders the parts
+	// shown grouped by document in reading order (docs/engine.md).
+	Relevance Strategy = "relevance"
 )
 
 // Overflow says what happens to parts that do not fit (DESIGN §3).
@@ -172,10 +181,10 @@ func ParseStrategy(s string) (Strategy, error) {
 	switch Strategy(s) {
 	case "":
 		return Greedy, nil
-	case Greedy, Interleaved, ByScore:
+	case Greedy, Interleaved, ByScore, Relevance:
 		return Strategy(s), nil
 	}
-	return "", fmt.Errorf("pack: unknown packing strategy %q (valid: greedy, interleaved, score)", s)
+	return "", fmt.Errorf("pack: unknown packing strategy %q (valid: greedy, interleaved, score, relevance)", s)
 }
 
 // ParseOverflow parses an overflow strategy name.

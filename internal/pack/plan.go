@@ -40,18 +40,40 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 		chosen[f.trunc] = &choice{level: f.trunc.start, text: f.truncTxt, truncated: true}
 		list = append(list, f.trunc)
 	}
+	// Under the relevance strategy the packing order is the rank order
+	// and the parts are shown by document, documents by their best part
+	// shown, each document's parts in reading order.
+	docFirst := map[string]int{}
+	if o.Strategy == Relevance {
+		for _, it := range list {
+			if v, ok := docFirst[it.doc]; !ok || it.fit < v {
+				docFirst[it.doc] = it.fit
+			}
+		}
+	}
 	slices.SortFunc(list, func(a, b *item) int {
 		if o.Sectioned {
 			if c := cmp.Compare(a.Section, b.Section); c != 0 {
 				return c
 			}
 		}
+		if o.Strategy == Relevance {
+			if c := cmp.Compare(docFirst[a.doc], docFirst[b.doc]); c != 0 {
+				return c
+			}
+			return compareReading(a, b)
+		}
 		return cmp.Compare(a.fit, b.fit)
 	})
 	// With MetaAsTree, the tree items left at their metadata level are
 	// lines of one directory tree, shown first, not blocks of their own.
 	inTree := map[*item]*step{}
-	if o.MetaAsTree {
+	if f.restTree {
+		if t := f.restItem(chosen); t != nil {
+			chosen[t] = &choice{level: Full}
+			list = append(list, t)
+		}
+	} else if o.MetaAsTree {
 		var treeList, rest []*item
 		for _, it := range list {
 			if ch := chosen[it]; it.tree && ch.level == Meta && !ch.truncated {
@@ -83,6 +105,7 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	tokens := make([]int, len(list))
 	notes := make([]transformNote, len(list))
 	textTokens := 0 // coverage is a share of the budget: the text alone, without headings
+	treeTokens := 0 // the text of the tree of parts not shown, which is overhead
 	open, close := f.frame(list)
 	if len(list) > 0 {
 		known := make([]int, len(list)) // body counts measured before, or -1
@@ -108,6 +131,9 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			tokens[i] += seg.tokens
 			notes[i] = seg.note
 			textTokens += seg.textTokens
+			if list[i].Key == TreeKey {
+				treeTokens += seg.textTokens
+			}
 			if ch := chosen[list[i]]; !ch.truncated {
 				f.c.counts(list[i])[ch.level] = int32(seg.tokens)
 			}
@@ -173,6 +199,9 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 			lines := it.Lines
 			pp.Lines = &lines
 		}
+		if ch.level == Detailed && !ch.truncated && len(it.Window) > 0 {
+			pp.Shown = it.Window
+		}
 		pp.Transforms = notes[i].strings()
 		if it.q != 0 || len(it.Components) > 0 {
 			s := float64(it.q) / rank.Quantum
@@ -194,6 +223,9 @@ func (f *fitter) render(pre []drop, w io.Writer) (*Result, bool, error) {
 	}
 	plan.Dropped = append(append([]render.Dropped{}, o.Dropped...), f.dropped(pre, chosen, inTree)...)
 	plan.Metrics = metrics(list, total, textTokens, o.Budget)
+	if o.Budget > 0 {
+		plan.Metrics.Overhead = total - textTokens + treeTokens
+	}
 
 	plan.Digest = out.digest()
 	res := &Result{Plan: plan, shown: make([]*Part, len(list)), notes: tn, notePaths: tnPaths, noteWarnings: tnWarnings}

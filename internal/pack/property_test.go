@@ -82,7 +82,7 @@ func randomParts(r *rand.Rand) []Part {
 }
 
 var (
-	strategies = []Strategy{Greedy, Interleaved, ByScore}
+	strategies = []Strategy{Greedy, Interleaved, ByScore, Relevance}
 	overflows  = []Overflow{Degrade, Drop, Truncate, Error, Allow}
 )
 
@@ -140,6 +140,9 @@ func checkInvariants(t *testing.T, parts []Part, o Options, res *Result) {
 	}
 	seen := map[string]bool{}
 	for _, pp := range p.Parts {
+		if pp.Key == TreeKey {
+			continue // lists parts not shown (Options.MetaAsTree)
+		}
 		seen[pp.Key] = true
 		if pp.Level != "full" && pp.Reason == "" {
 			t.Fatalf("part %s at %s has no reason", pp.Key, pp.Level)

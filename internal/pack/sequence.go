@@ -52,6 +52,11 @@ type builder struct {
 	firstStep map[*item]*step
 	buckets   []*bucketQueue
 	fillers   bool
+	// relevance is Options.Strategy == Relevance: every part is in one
+	// queue, in rank order, whatever its bucket, and climbs its ladder
+	// before the next part is added (see has); its ladder starts at
+	// detailed (floorRung).
+	relevance bool
 	seq       sequence
 	overhead  int // the format's opening and closing text, paid by the first step
 	cum, key  int
@@ -66,16 +71,21 @@ type builder struct {
 func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) sequence {
 	b := &builder{c: c, opt: opt, firstStep: map[*item]*step{}, groupPaid: map[string]bool{}, headPaid: map[string]bool{}}
 	b.fillers = opt.Overflow == Degrade || opt.Overflow == Drop
+	b.relevance = opt.Strategy == Relevance
 	b.overhead = overhead
-	for _, bk := range opt.Policy.Buckets {
-		b.buckets = append(b.buckets, &bucketQueue{share: bk.Share})
+	if b.relevance {
+		b.buckets = []*bucketQueue{{share: 1}}
+	} else {
+		for _, bk := range opt.Policy.Buckets {
+			b.buckets = append(b.buckets, &bucketQueue{share: bk.Share})
+		}
 	}
 	for _, it := range items {
 		if it.Pinned {
 			b.place(&step{it: it, level: it.start, fit: it.fit})
 			continue
 		}
-		q := b.buckets[it.bucket]
+		q := b.buckets[b.queueOf(it)]
 		q.items = append(q.items, it)
 	}
 	for {
@@ -109,12 +119,21 @@ func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) seq
 			continue
 		}
 		if b.fillers {
-			b.fill(q, b.costOf(s)/2)
+			b.fill(q, s, b.costOf(s)/2)
 		}
 		b.place(s)
 	}
 	b.seq.complete = true
 	return b.seq
+}
+
+// queueOf is the index of the queue an item's steps are in: its bucket's,
+// or with the relevance strategy the one queue.
+func (b *builder) queueOf(it *item) int {
+	if b.relevance {
+		return 0
+	}
+	return it.bucket
 }
 
 // has reports whether q has a step at index i, materializing as needed.
@@ -128,22 +147,34 @@ func (b *builder) has(q *bucketQueue, i int) bool {
 			s.release = b.releaseOf(s)
 			b.firstStep[it] = s
 			q.list = append(q.list, s)
-		case b.opt.Overflow == Degrade && q.ups < len(q.items):
-			it := q.items[q.ups]
-			q.ups++
-			prev := b.firstStep[it]
-			for _, l := range b.ladder(q, q.ups-1)[1:] {
-				s := &step{it: it, level: l, prev: prev, fit: it.fit}
-				s.release = b.releaseOf(s)
-				prev.next = s
-				q.list = append(q.list, s)
-				prev = s
+			if b.relevance && b.opt.Overflow == Degrade {
+				// The part climbs to its start level before the next
+				// part is added: the best parts are whole before a
+				// weaker one is shown at all.
+				b.climb(q, q.adds-1)
+				q.ups = q.adds
 			}
+		case b.opt.Overflow == Degrade && q.ups < len(q.items):
+			q.ups++
+			b.climb(q, q.ups-1)
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// climb queues the upgrades of q's i-th item after its first step.
+func (b *builder) climb(q *bucketQueue, i int) {
+	it := q.items[i]
+	prev := b.firstStep[it]
+	for _, l := range b.ladder(q, i)[1:] {
+		s := &step{it: it, level: l, prev: prev, fit: it.fit}
+		s.release = b.releaseOf(s)
+		prev.next = s
+		q.list = append(q.list, s)
+		prev = s
+	}
 }
 
 // mayHave reports, without materializing steps, whether q may have steps
@@ -161,7 +192,31 @@ func (b *builder) first(it *item) Level {
 	if b.opt.Overflow != Degrade || it.Pinned {
 		return it.start
 	}
+	if b.relevance {
+		return floorRung(it)
+	}
 	return lowestRung(b.c, it)
+}
+
+// floorRung is the first level of an item under the relevance strategy:
+// its detailed level when that shows code as it is or a whole file's
+// outline (a window, Part.Window; a part whose text is a file's,
+// Part.Loader) and is at most half as long as the part at its start
+// level, as shown; else the start level. A summary, a metadata line or
+// a signature alone is not worth its header where the budget goes to
+// the best parts first, nor is a detailed level that saves little: a
+// part that does not fit at its floor is left out, and listed with
+// what is not shown. A lazy part's levels are resolved here, once,
+// when the sequence reaches it.
+func floorRung(it *item) Level {
+	if len(it.Window) == 0 && it.Loader == nil {
+		return it.start
+	}
+	it.resolve()
+	if it.start > Detailed && it.has[Detailed] && 2*it.shownSize(Detailed) <= it.shownSize(it.start) {
+		return Detailed
+	}
+	return it.start
 }
 
 // lowestRung is the lowest level of the part's Text that is shorter than
@@ -199,6 +254,9 @@ func (b *builder) ladder(q *bucketQueue, i int) []Level {
 	lad := []Level{it.start}
 	top := it.start
 	for l := it.start - 1; l > low; l-- {
+		if b.relevance {
+			break // floorRung's level is the only one below the start
+		}
 		if it.has[l] && b.c.shorter(it, l, top) && b.c.shorter(it, low, l) {
 			lad = append(lad, l)
 			top = l
@@ -251,13 +309,14 @@ func (b *builder) costOf(s *step) int {
 // Policy.Cut, has done its work before: nothing waits). With
 // degrade, an item's lowered least form is never held back, only its
 // fuller levels; an item whose only form is its start level is capped as
-// under drop.
+// under drop. The relevance strategy holds nothing back: the best part
+// is worth its room, and a large one has its floor rung to start at.
 func (b *builder) releaseOf(s *step) int {
 	cp := b.opt.Policy.ItemCap
-	if cp <= 0 || b.opt.Policy.Cut || s.it.Pinned || (s.prev == nil && b.opt.Overflow == Degrade && s.level < s.it.start) {
+	if cp <= 0 || b.relevance || b.opt.Policy.Cut || s.it.Pinned || (s.prev == nil && b.opt.Overflow == Degrade && s.level < s.it.start) {
 		return 0
 	}
-	frac := b.shareFraction(s.it.bucket)
+	frac := b.shareFraction(b.queueOf(s.it))
 	if frac <= 0 {
 		return math.MaxInt32
 	}
@@ -321,7 +380,7 @@ func (b *builder) pickBucket() *bucketQueue {
 	return best
 }
 
-// fill places, before a step that costs c, the parts among the next
+// fill places, before step big that costs c, the parts among the next
 // fillWindow steps of its bucket that can be added whole within room =
 // c/2, in order. This is how a part that does not fit is skipped while
 // packing goes on (CFS-021's vector: B does not fit after A, C does) without
@@ -329,8 +388,11 @@ func (b *builder) pickBucket() *bucketQueue {
 // budget, so it is never dropped for them at a larger budget, and it enters
 // at most c/2 tokens later than it would without them. Only adding a part
 // can fill: raising a part's level never jumps ahead of a
-// higher-priority part.
-func (b *builder) fill(q *bucketQueue, room int) {
+// higher-priority part. A part with no score never fills before a step
+// of a part that has one: it would be shown while a relevant part is
+// left out or lowered. Under the relevance strategy a queue holds each
+// part's upgrades right after its first step, and fill looks past them.
+func (b *builder) fill(q *bucketQueue, big *step, room int) {
 	for i, seen := q.next, 0; seen < fillWindow && room > 0; i++ {
 		// A queue materializes every item's first step before any
 		// upgrade, so once the adds are behind, nothing can fill; and
@@ -340,9 +402,12 @@ func (b *builder) fill(q *bucketQueue, room int) {
 		}
 		s := q.list[i]
 		if s.prev != nil {
+			if b.relevance {
+				continue
+			}
 			return
 		}
-		if s.placed || s.waiting {
+		if s.placed || s.waiting || s.it.q <= 0 && big.it.q > 0 {
 			continue
 		}
 		seen++
@@ -352,7 +417,25 @@ func (b *builder) fill(q *bucketQueue, room int) {
 		}
 		b.place(s)
 		room -= c
+		if b.relevance {
+			room = b.fillClimb(s, room)
+		}
 	}
+}
+
+// fillClimb places, under the relevance strategy, the upgrades of a part
+// just added as a filler while each fits in room, and returns the room
+// left: a small part is whole before the big step, not at its floor.
+func (b *builder) fillClimb(s *step, room int) int {
+	for u := s.next; u != nil && !u.placed; u = u.next {
+		c := b.costOf(u)
+		if c > room {
+			break
+		}
+		b.place(u)
+		room -= c
+	}
+	return room
 }
 
 func (b *builder) place(s *step) {
@@ -367,7 +450,7 @@ func (b *builder) place(s *step) {
 		b.headPaid[s.it.Heading] = true
 	}
 	if !s.it.Pinned {
-		b.buckets[s.it.bucket].used += s.cost
+		b.buckets[b.queueOf(s.it)].used += s.cost
 	}
 	b.seq.steps = append(b.seq.steps, s)
 	if n := s.next; n != nil && n.waiting {

@@ -19,8 +19,8 @@ func treeLines(budget int) int { return max(12, budget/80) }
 // at metadata below the level they start at, with a path, neither pinned
 // nor shown as copies.
 func markTree(c *coster, items []*item, o *Options) {
-	if !o.MetaAsTree || o.Overflow != Degrade {
-		return
+	if !o.MetaAsTree || o.Overflow != Degrade || o.Strategy == Relevance {
+		return // the relevance strategy lists what is left out instead (restTree)
 	}
 	for _, it := range items {
 		it.tree = !it.Pinned && it.copy == "" && it.cut == "" && it.Path != "" &&
@@ -204,4 +204,47 @@ func (f *fitter) treeReason(it *item, next *step) string {
 		r += fmt.Sprintf("; %s needs a budget of about %d", next.level, next.key+f.adjust)
 	}
 	return r
+}
+
+// reserveRest makes the first step pay, under the relevance strategy with
+// Options.MetaAsTree, for the shortest directory tree of every part (one
+// line): the least the output needs to list what it leaves out. The tree
+// shown (restTree) lists the parts the budget leaves out in that reserve
+// and the room the prefix leaves, never ahead of the parts.
+func (f *fitter) reserveRest() {
+	var all []*item
+	for _, it := range f.order {
+		if !it.Pinned && it.Path != "" {
+			all = append(all, it)
+		}
+	}
+	t, n := f.treeWithin(all, 1)
+	if t == nil || f.overhead+n > f.opt.Budget {
+		return
+	}
+	f.reserve = n
+	f.overhead += n
+	f.restTree = true
+}
+
+// restItem is the tree of the parts with a path that the prefix leaves
+// out, folded to the reserve and the room the prefix leaves; nil when
+// every part is in, or when one line does not fit.
+func (f *fitter) restItem(chosen map[*item]*choice) *item {
+	var rest []*item
+	for _, it := range f.order {
+		if chosen[it] == nil && !it.Pinned && it.Path != "" {
+			rest = append(rest, it)
+		}
+	}
+	used := f.overhead // the first step pays it, the reserve included
+	if f.prefix > 0 {
+		used = f.seq.steps[f.prefix-1].key
+	}
+	limit := f.reserve + f.opt.Budget - used
+	t, n := f.treeItem(rest, limit)
+	if n > limit {
+		return nil // even one line does not fit: the plan lists them
+	}
+	return t
 }

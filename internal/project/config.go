@@ -68,7 +68,7 @@ func (r Reserves) Total() int {
 
 // PackConfig holds the packing knobs (DESIGN §3).
 type PackConfig struct {
-	Strategy        string  `yaml:"strategy"`           // greedy (default), interleaved, score
+	Strategy        string  `yaml:"strategy"`           // greedy, interleaved, score, relevance; "" is the mode's (relevance where parts are ranked by a query, else greedy)
 	Overflow        string  `yaml:"overflow"`           // degrade (default), drop, truncate, error, allow
 	DedupThreshold  float64 `yaml:"dedup_threshold"`    // in (0, 1]; default 0.8
 	MaxChunksPerDoc int     `yaml:"max_chunks_per_doc"` // 0 = no limit
@@ -118,7 +118,7 @@ func EmbedProviders() []string { return []string{"http", "static"} }
 func Formats() []string { return []string{"text", "markdown", "doc", "xml", "json", "mdctx"} }
 
 // Strategies returns the packing strategies pack.strategy accepts.
-func Strategies() []string { return []string{"greedy", "interleaved", "score"} }
+func Strategies() []string { return []string{"greedy", "interleaved", "score", "relevance"} }
 
 // Overflows returns the overflow strategies pack.overflow accepts.
 func Overflows() []string { return []string{"degrade", "drop", "truncate", "error", "allow"} }
@@ -130,7 +130,6 @@ func Defaults() Config {
 		Format:    "text",
 		Reserves:  Reserves{System: 200, Query: 100, Response: 500},
 		Pack: PackConfig{
-			Strategy:       "greedy",
 			Overflow:       "degrade",
 			DedupThreshold: 0.8,
 			ItemCap:        0.25,
@@ -194,7 +193,7 @@ func (c *Config) fields() []field {
 		intField("reserves.system", &c.Reserves.System),
 		intField("reserves.query", &c.Reserves.Query),
 		intField("reserves.response", &c.Reserves.Response),
-		enumField("pack.strategy", &c.Pack.Strategy, Strategies()),
+		enumField("pack.strategy", &c.Pack.Strategy, append([]string{""}, Strategies()...)),
 		enumField("pack.overflow", &c.Pack.Overflow, Overflows()),
 		fractionField("pack.dedup_threshold", &c.Pack.DedupThreshold),
 		intField("pack.max_chunks_per_doc", &c.Pack.MaxChunksPerDoc),

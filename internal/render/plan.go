@@ -95,6 +95,9 @@ type PlanPart struct {
 	Components map[string]float64 `json:"components,omitempty"`
 	Bucket     string             `json:"bucket,omitempty"`
 	Truncated  bool               `json:"truncated,omitempty"`
+	// Shown are the file's lines a window shows as they are (pack.Part's
+	// Window), when the part is shown at its window; absent otherwise.
+	Shown [][2]int `json:"shown,omitempty"`
 	// Reason says why the part is not shown in full; empty when it is.
 	Reason string `json:"reason,omitempty"`
 	// Transforms say how the text shown differs from the part's own
@@ -140,6 +143,9 @@ type Metrics struct {
 	Coverage    float64 `json:"coverage"`    // tokens of the (deduplicated) parts / budget
 	Coherence   float64 `json:"coherence"`   // adjacent same-document pairs / the most possible
 	Ordering    bool    `json:"ordering"`    // the top 3 parts by rank are among the first 5 emitted
+	// Overhead is the tokens of the output that are not the parts' text:
+	// headers, notes, separators, the tree and the format's own text.
+	Overhead int `json:"overhead"`
 }
 
 // EncodePlan returns the plan as indented JSON ending in a newline.

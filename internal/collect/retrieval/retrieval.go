@@ -141,11 +141,29 @@ func Part(c retrieve.Chunk, body, tier string) pack.Part {
 	if detailed != "" && len(detailed) < len(body) {
 		text[pack.Detailed] = detailed
 	}
+	// A large chunk's detailed level is its relevant window, where it
+	// has one: the lines that hold the query's terms, not its signatures
+	// alone.
+	win, spans := window(chunkView{path: c.Path, start: c.StartLine, terms: bodyTerms(c)}, body)
+	if win != "" {
+		text[pack.Detailed] = win
+	}
 	return pack.Part{
 		Key: fmt.Sprintf("%s#%d", c.Path, c.Seq), Source: "code", Type: retrieve.SectionWord(retrieve.FileKind(c.Path), true), Label: label,
 		Path: c.Path, Lines: [2]int{c.StartLine, c.EndLine}, Doc: c.Path, Seq: c.Seq, Offset: c.Start,
 		Lang: chunk.Language(c.Path), Text: text, Score: c.Relevance, Components: maps.Clone(c.Factors), Bucket: tier, CID: c.CID,
+		Window: spans,
 	}
+}
+
+// bodyTerms are the query terms the chunk's body matched.
+func bodyTerms(c retrieve.Chunk) []string {
+	for _, m := range c.Matched {
+		if m.Column == "body" {
+			return m.Terms
+		}
+	}
+	return nil
 }
 
 func or(s, otherwise string) string {
