@@ -117,6 +117,35 @@ func (p *Project) redactText(path, text string) (string, string, error) {
 	if len(found) == 0 {
 		return text, "", nil
 	}
+	return secrets.Redact(text, found), redactionWarning(path, found), nil
+}
+
+// redactSpan is redactText for the bytes [a, b) of text, some lines of
+// the file at path: the whole file is scanned, so that a value the span
+// cuts (a private key whose first line is above it) is found too, and
+// each value's bytes in the span are replaced by its marker. The warning
+// gives the lines of the file.
+func (p *Project) redactSpan(path, text string, a, b int) (string, string, error) {
+	sc, _, err := p.loadSecrets()
+	if err != nil {
+		return text[a:b], "", err
+	}
+	var in []secrets.Finding
+	for _, f := range sc.Scan(path, text) {
+		if f.End <= a || f.Start >= b {
+			continue
+		}
+		f.Start, f.End = max(f.Start, a)-a, min(f.End, b)-a
+		in = append(in, f)
+	}
+	if len(in) == 0 {
+		return text[a:b], "", nil
+	}
+	return secrets.Redact(text[a:b], in), redactionWarning(path, in), nil
+}
+
+// redactionWarning sums up the secrets found at path.
+func redactionWarning(path string, found []secrets.Finding) string {
 	rules := make([]string, len(found))
 	for i, f := range found {
 		rules[i] = f.Rule
@@ -125,7 +154,6 @@ func (p *Project) redactText(path, text string) (string, string, error) {
 	for i, f := range found {
 		lines[i] = fmt.Sprintf("%d (%s)", f.Line, f.Fingerprint)
 	}
-	warn := fmt.Sprintf("redacted %d %s in %s (%s) at lines %s; secrets.allow in .ctxpack/config.yaml keeps a false positive",
+	return fmt.Sprintf("redacted %d %s in %s (%s) at lines %s; secrets.allow in .ctxpack/config.yaml keeps a false positive",
 		len(found), plural(len(found), "secret", "secrets"), path, secrets.Tally(rules), strings.Join(lines, ", "))
-	return secrets.Redact(text, found), warn, nil
 }

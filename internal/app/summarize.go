@@ -16,12 +16,15 @@ import (
 	"github.com/ctxpack/ctxpack/internal/project"
 )
 
-// Summary is one file at one level (DESIGN §3).
+// Summary is one file, or some lines of it, at one level (DESIGN §3).
 type Summary struct {
 	Path string `json:"path"` // slash path relative to the project root
+	// Lines are the lines summarized (1-based, inclusive), absent for the
+	// whole file.
+	Lines *[2]int `json:"lines,omitempty"`
 	// Kind says where the levels come from: "artifact" (the artifact
 	// levels), "code" and "markdown" (chunk.Levels), or "text" (the first
-	// section).
+	// section). Lines of an artifact are markdown.
 	Kind      string `json:"kind"`
 	Language  string `json:"language"`
 	Level     string `json:"level"` // the level asked for
@@ -40,10 +43,16 @@ type LevelTokens struct {
 	Tokens int    `json:"tokens"`
 }
 
-// SummarizeOptions say which level and how to count it.
+// SummarizeOptions say which level of which lines, and how to count it.
 type SummarizeOptions struct {
 	Level     string // meta (or stub), summary, detailed, full; "" is summary
 	Tokenizer string // "" is the configured one
+	// Lines, when not zero, are the lines to summarize instead of the
+	// whole file: 1-based and inclusive, Lines[0] <= Lines[1] <= the
+	// file's last line, else Summarize fails with a *SpanError. Full is
+	// exactly those lines; the other levels are theirs as an assembly
+	// makes them of a chunk of the file (chunk.Levels of those lines).
+	Lines [2]int
 	// Cache keeps each level's text and tokens in
 	// .ctxpack/cache/summaries/, keyed by the file's path and content id,
 	// the level, the tokenizer, the chunker's version and ctxpack's build,
@@ -70,7 +79,9 @@ const textSectionLines = 20
 // lines left out. Meta is the path, language, line count, bytes and the
 // last commit that changed the file when git knows it (an artifact's
 // meta is its frontmatter). A level the file does not have is shown at
-// the next lower level it has.
+// the next lower level it has. With opt.Lines, all of this is of those
+// lines, cut from the file (redacted as the file would be), and meta
+// names them.
 func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptions) (*Summary, error) {
 	want, err := parseLevel(firstNonEmpty(opt.Level, "summary"))
 	if err != nil {
@@ -105,10 +116,27 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 	if repaired {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: invalid UTF-8 replaced with U+FFFD", rel))
 	}
+	fileLines := 0
+	if opt.Lines != ([2]int{}) {
+		l := opt.Lines
+		fileLines = project.CountLines(text)
+		if l[0] < 1 || l[1] < l[0] || l[1] > fileLines {
+			return nil, &SpanError{Path: rel, Lines: l, FileLines: fileLines}
+		}
+		a, b := lineBytes(text, l)
+		span, warn, err := p.redactSpan(rel, text, a, b)
+		if err != nil {
+			return nil, err
+		}
+		if warn != "" {
+			s.Warnings = append(s.Warnings, warn)
+		}
+		text, s.Lines = span, &l
+	}
 
 	// The levels' texts, computed at most once.
 	var art *artifact.Artifact
-	if set, err := p.artifacts(); err == nil {
+	if set, err := p.artifacts(); err == nil && s.Lines == nil {
 		for _, a := range set.List {
 			if a.Path == rel {
 				art = a
@@ -168,6 +196,8 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 		if store == nil {
 			return compute()
 		}
+		// The key is the text's, whole file or lines of it: the same text
+		// at the same path has the same levels.
 		key, err := cache.Key("summary", summaryCacheVersion, build, chunk.Version, chunk.Backend, s.Kind, rel, cid, l.String(), tok.Name())
 		var e entry
 		if err == nil && store.Get(key, &e) {
@@ -184,7 +214,7 @@ func (p *Project) Summarize(ctx context.Context, file string, opt SummarizeOptio
 	if art != nil {
 		meta, full = art.Text(artifact.Meta), art.Text(artifact.Full)
 	} else {
-		meta = p.metaText(ctx, rel, s.Language, text)
+		meta = p.metaText(ctx, rel, s.Language, text, s.Lines, fileLines)
 	}
 	texts := map[pack.Level]entry{pack.Meta: {Has: true, Text: meta, Tokens: tok.Count(meta)}}
 	fullTokens := get(pack.Full, func() entry { return entry{Has: true, Tokens: tok.Count(full)} }).Tokens
@@ -234,11 +264,17 @@ func (p *Project) maxFileBytes() int64 {
 	return project.DefaultMaxFileBytes
 }
 
-// metaText is the meta level of a file that is not an artifact.
-func (p *Project) metaText(ctx context.Context, rel, lang, text string) string {
-	lines := project.CountLines(text)
+// metaText is the meta level of a file that is not an artifact, or of
+// its lines span (text) of the fileLines it has.
+func (p *Project) metaText(ctx context.Context, rel, lang, text string, span *[2]int, fileLines int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "path: %s\nlanguage: %s\nlines: %d\nbytes: %d\n", rel, lang, lines, len(text))
+	fmt.Fprintf(&b, "path: %s\nlanguage: %s\n", rel, lang)
+	if span != nil {
+		fmt.Fprintf(&b, "lines: %d-%d of %d\n", span[0], span[1], fileLines)
+	} else {
+		fmt.Fprintf(&b, "lines: %d\n", project.CountLines(text))
+	}
+	fmt.Fprintf(&b, "bytes: %d\n", len(text))
 	if changed, err := project.LastChanged(ctx, p.Root, map[string]bool{rel: true}); err == nil && changed[rel] > 0 {
 		fmt.Fprintf(&b, "last change: %s (git)\n", time.Unix(changed[rel], 0).UTC().Format(time.RFC3339))
 	}
@@ -271,4 +307,52 @@ func firstSection(text string) string {
 		section += "\n"
 	}
 	return fmt.Sprintf("%s[… %d more lines]\n", section, rest)
+}
+
+// lineBytes is where lines l (1-based, inclusive) of text are, which has
+// them: from the start of the first to the end of the last, its newline
+// included.
+func lineBytes(text string, l [2]int) (start, end int) {
+	for range l[0] - 1 {
+		start += strings.IndexByte(text[start:], '\n') + 1
+	}
+	end = start
+	for range l[1] - l[0] + 1 {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			return start, len(text)
+		}
+		end += i + 1
+	}
+	return start, end
+}
+
+// SpanError is a span of lines a file does not have: its first line is
+// below 1 or after its last, or its last is after the file's. It is the
+// caller's mistake, as a *PathError is; the front ends word it in their
+// own terms (the CLI's summarize FILE:START-END, the MCP context tool's
+// target PATH:START-END).
+type SpanError struct {
+	Path      string // the file, relative to the project root
+	Lines     [2]int // the span asked for
+	FileLines int    // the lines the file has
+}
+
+func (e *SpanError) Error() string {
+	return fmt.Sprintf("ctxpack: %s: no lines %d-%d: %s", e.Path, e.Lines[0], e.Lines[1], e.Problem())
+}
+
+// Problem says what is wrong with the span and which spans are valid.
+func (e *SpanError) Problem() string {
+	if e.FileLines == 0 {
+		return "the file is empty: it has no lines"
+	}
+	what := fmt.Sprintf("the file ends at line %d", e.FileLines)
+	switch {
+	case e.Lines[0] < 1:
+		what = "lines are numbered from 1"
+	case e.Lines[1] < e.Lines[0]:
+		what = "the first line is after the last"
+	}
+	return fmt.Sprintf("%s (valid: 1 <= first <= last <= %d)", what, e.FileLines)
 }

@@ -247,7 +247,7 @@ func TestNewCmdSummarize(t *testing.T) {
 		{Name: "defaults", Args: "summarize a.go", Want: SummarizeOptions{File: "a.go", Depth: "summary"}},
 		{Name: "flags", Args: "summarize a.go --depth meta --cache", Want: SummarizeOptions{File: "a.go", Depth: "meta", Cache: true}},
 		{Name: "level", Args: "summarize a.go --level detailed", Want: SummarizeOptions{File: "a.go", Depth: "detailed", Level: true}},
-		{Name: "two files", Args: "summarize a b", WantErr: `summarize: takes one argument, FILE, got 2: "a" "b" (quote an argument that holds spaces)`},
+		{Name: "two files", Args: "summarize a b", WantErr: `summarize: takes one argument, FILE[:START-END], got 2: "a" "b" (quote an argument that holds spaces)`},
 	}, NewCmdSummarize, nil)
 }
 

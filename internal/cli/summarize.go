@@ -2,8 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/app"
@@ -25,6 +30,14 @@ type SummarizeOptions struct {
 
 const summarizeLong = `Print FILE at a level, as ctxpack puts it in a context, and the tokens of
 each level the file has on standard error.
+
+FILE:START-END is lines START to END of FILE (1-based, inclusive): with
+--depth full exactly those lines, at the other levels those lines as a
+context shows a chunk of the file (the summary of that code alone). It is
+the command a part's header names when the part is shown at less than
+whole: "full: ctxpack summarize net/http/server.go:343-370 --depth full".
+A file whose name holds a colon is still that file when no FILE of the
+span exists.
 
 Levels, lowest to highest (DESIGN §3; all extractive, none written by a
 model):
@@ -61,15 +74,16 @@ stale, and the output is the same with or without it. --format json prints {"pat
 func NewCmdSummarize(f *cmdutil.Factory, runF func(*SummarizeOptions) error) *cobra.Command {
 	o := &SummarizeOptions{IO: f.IOStreams, Globals: f.Globals, Project: f.ProjectWarn}
 	cmd := &cobra.Command{
-		Use:   "summarize FILE",
-		Short: "Print a file at a level (full, detailed, summary, meta) with each level's tokens",
+		Use:   "summarize FILE[:START-END]",
+		Short: "Print a file, or lines of it, at a level (full, detailed, summary, meta) with each level's tokens",
 		Long:  summarizeLong,
 		Example: `  ctxpack summarize internal/index/search.go --depth detailed
+  ctxpack summarize internal/index/search.go:120-180 --depth full
   ctxpack summarize .ctxpack/system/specs/SPEC-BILLING-001.md --depth summary
   ctxpack summarize README.md --depth meta --format json
   ctxpack summarize big.py --depth summary --cache`,
 		Args:        cmdutil.ExactArgs(1),
-		Annotations: cmdutil.ArgHelp("FILE", "the file to summarize"),
+		Annotations: cmdutil.ArgHelp("FILE", "the file to summarize (FILE:START-END: lines START to END of it)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			o.Level = cmd.Flags().Changed("level")
@@ -106,7 +120,21 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := p.Summarize(ctx, o.File, app.SummarizeOptions{Level: o.Depth, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache})
+	file, lines, err := fileSpan(o.File, func(name string) bool {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(p.Dir, name)
+		}
+		_, err := os.Stat(name)
+		return err == nil
+	})
+	if err != nil {
+		return err
+	}
+	s, err := p.Summarize(ctx, file, app.SummarizeOptions{Level: o.Depth, Tokenizer: o.Globals.Tokenizer, Cache: o.Cache, Lines: lines})
+	var se *app.SpanError
+	if errors.As(err, &se) {
+		return spanUsage(o.File, file, se)
+	}
 	if err != nil {
 		return err
 	}
@@ -122,11 +150,81 @@ func summarizeRun(ctx context.Context, o *SummarizeOptions) error {
 	if s.Shown != s.Level {
 		note = fmt.Sprintf("; no %s level: shown at %s", s.Level, s.Shown)
 	}
-	fmt.Fprintf(o.IO.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", s.Path, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
+	shown := s.Path
+	if s.Lines != nil {
+		shown += fmt.Sprintf(":%d-%d", s.Lines[0], s.Lines[1])
+	}
+	fmt.Fprintf(o.IO.ErrOut, "summarize: %s (%s): %s tokens (%s)%s\n", shown, s.Kind, strings.Join(sizes, ", "), s.Tokenizer, note)
 	text := s.Text
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n" // a level cut from the text may end mid-line; the output ends its line
 	}
 	_, err = io.WriteString(o.IO.Out, text)
 	return err
+}
+
+// fileSpan reads summarize's argument: FILE:START-END is lines START to
+// END of FILE when FILE exists (the facade checks the span against the
+// file); an argument that names a file itself is that file, a name with
+// a colon included; FILE:ANYTHING-ELSE of a FILE that exists is a usage
+// error; anything else is the file, for the facade to find or not
+// (FILE:START-END of no file is FILE, which the facade reports missing).
+func fileSpan(arg string, exists func(string) bool) (string, [2]int, error) {
+	i := strings.LastIndexByte(arg, ':')
+	if i <= 0 {
+		return arg, [2]int{}, nil
+	}
+	name, spec := arg[:i], arg[i+1:]
+	lines, ok := parseSpan(spec)
+	switch {
+	case ok && exists(name):
+		return name, lines, nil
+	case exists(arg):
+		return arg, [2]int{}, nil
+	case ok:
+		return name, lines, nil
+	case exists(name):
+		return "", [2]int{}, cmdutil.Usagef("summarize: %s: %q is not a span of lines (valid: FILE:START-END, two line numbers, 1-based and inclusive, as in %s:10-20)", arg, spec, name)
+	}
+	return arg, [2]int{}, nil
+}
+
+// parseSpan parses START-END, two decimal numbers; it does not check
+// their values. A number too large for an int is the largest int: past
+// any file's end.
+func parseSpan(spec string) ([2]int, bool) {
+	a, b, ok := strings.Cut(spec, "-")
+	if !ok {
+		return [2]int{}, false
+	}
+	var lines [2]int
+	for i, s := range []string{a, b} {
+		if s == "" || strings.Trim(s, "0123456789") != "" {
+			return [2]int{}, false
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			n = math.MaxInt // only digits: out of range
+		}
+		lines[i] = n
+	}
+	return lines, true
+}
+
+// spanUsage is the usage error of a span the file does not have, in the
+// command line's terms: arg as given, file the FILE of it.
+func spanUsage(arg, file string, e *app.SpanError) error {
+	if e.FileLines == 0 {
+		return cmdutil.Usagef("summarize: %s: %s is empty: it has no lines to show", arg, file)
+	}
+	var what string
+	switch {
+	case e.Lines[0] < 1:
+		what = "lines are numbered from 1"
+	case e.Lines[1] < e.Lines[0]:
+		what = "START is after END"
+	default:
+		what = fmt.Sprintf("%s ends at line %d", file, e.FileLines)
+	}
+	return cmdutil.Usagef("summarize: %s: %s (valid: FILE:START-END with 1 <= START <= END <= %d)", arg, what, e.FileLines)
 }

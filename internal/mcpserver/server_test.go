@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -373,6 +374,44 @@ func TestTools(t *testing.T) {
 		}},
 		{"explain unknown task", "explain", map[string]any{"task": "TASK-999", "artifact": "NORM-ERROR-001"}, "TASK-999", nil},
 		{"explain no artifact", "explain", map[string]any{"task": "TASK-042"}, "artifact", nil},
+
+		// context of PATH:START-END: those lines of the file, at depth
+		// (default full), as 'ctxpack summarize PATH:START-END' shows
+		// them: what a part's header names to get it whole.
+		{"context lines", "context", map[string]any{"target": "src/billing/invoice/generator.py:7-11"}, "", func(t *testing.T, res *mcp.CallToolResult) {
+			data, err := os.ReadFile(filepath.Join(dir, "src", "billing", "invoice", "generator.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(string(data), "\n")
+			if want := strings.Join(lines[6:11], ""); text(res) != want {
+				t.Errorf("text %q, want lines 7-11: %q", text(res), want)
+			}
+			var out app.Summary
+			structured(t, res, &out)
+			if out.Path != "src/billing/invoice/generator.py" || out.Lines == nil || *out.Lines != [2]int{7, 11} || out.Shown != "full" || out.Text != "" || len(out.Levels) == 0 {
+				t.Errorf("structured: %+v", out)
+			}
+		}},
+		{"context lines summary", "context", map[string]any{"target": "src/billing/invoice/generator.py:7-11", "depth": "summary", "tokenizer": "cl100k_base"}, "", func(t *testing.T, res *mcp.CallToolResult) {
+			if got := text(res); !strings.Contains(got, "def invoice_total(lines, tax_rate)") || strings.Contains(got, "subtotal =") {
+				t.Errorf("summary of lines 7-11: %q", got)
+			}
+			var out app.Summary
+			structured(t, res, &out)
+			if out.Tokenizer != "cl100k_base" || out.Shown != "summary" {
+				t.Errorf("structured: %+v", out)
+			}
+		}},
+		{"context lines past the end", "context", map[string]any{"target": "src/billing/invoice/generator.py:7-40"}, "ctxpack: target src/billing/invoice/generator.py:7-40: src/billing/invoice/generator.py ends at line 11 (valid: PATH:START-END with 1 <= START <= END <= 11)", nil},
+		{"context lines start after end", "context", map[string]any{"target": "src/billing/invoice/generator.py:9-7"}, "target src/billing/invoice/generator.py:9-7: START is after END (valid: PATH:START-END with 1 <= START <= END <= 11)", nil},
+		{"context lines from zero", "context", map[string]any{"target": "src/billing/invoice/generator.py:0-7"}, "lines are numbered from 1", nil},
+		{"context lines with a budget", "context", map[string]any{"target": "src/billing/invoice/generator.py:7-11", "budget": 100}, "only depth and tokenizer go with it", nil},
+		{"context lines of no file", "context", map[string]any{"target": "src/nope.py:1-2"}, "is not an artifact id, a file or a directory", nil},
+		{"context lines absolute", "context", map[string]any{"target": "/etc/passwd:1-2"}, "absolute path is refused", nil},
+		{"context lines dotdot", "context", map[string]any{"target": "../outside/secret.txt:1-1"}, "is not an artifact id, a file or a directory", nil},
+		{"context lines symlink out", "context", map[string]any{"target": "escape/secret.txt:1-1"}, "symlink leads outside the project root", nil},
+		{"context free text with a colon", "context", map[string]any{"target": "src/billing/invoice/generator.py: invoice_total rounds twice", "budget": 1500}, "", plan("retrieval", 1500)},
 
 		{"tokens paths", "tokens", map[string]any{"paths": []string{"src"}}, "", func(t *testing.T, res *mcp.CallToolResult) {
 			var out app.TokenReport
@@ -862,5 +901,37 @@ func TestShutdownSpareConnection(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("ServeHTTP with a spare connection open: %v", err)
+	}
+}
+
+// TestParseLines: only PATH:START-END, two decimal numbers after the last
+// colon, is read as lines of a file; any other target is what it was.
+func TestParseLines(t *testing.T) {
+	tests := []struct {
+		target string
+		file   string
+		lines  [2]int
+		ok     bool
+	}{
+		{"src/a.py:7-11", "src/a.py", [2]int{7, 11}, true},
+		{"a:b.py:1-2", "a:b.py", [2]int{1, 2}, true},
+		{"a.py:9-7", "a.py", [2]int{9, 7}, true}, // Summarize checks the values
+		{"a.py:0-0", "a.py", [2]int{0, 0}, true},
+		{"a.py:1-99999999999999999999999", "a.py", [2]int{1, math.MaxInt}, true},
+		{"a.py", "", [2]int{}, false},
+		{"a.py:7", "", [2]int{}, false},
+		{"a.py:7-", "", [2]int{}, false},
+		{"a.py:-7", "", [2]int{}, false},
+		{"a.py:+1-2", "", [2]int{}, false},
+		{"a.py: 1-2", "", [2]int{}, false},
+		{":1-2", "", [2]int{}, false},
+		{"main.go: panic: runtime error", "", [2]int{}, false},
+		{"TASK-042", "", [2]int{}, false},
+	}
+	for _, tt := range tests {
+		file, lines, ok := parseLines(tt.target)
+		if file != tt.file || lines != tt.lines || ok != tt.ok {
+			t.Errorf("parseLines(%q) = %q, %v, %v; want %q, %v, %v", tt.target, file, lines, ok, tt.file, tt.lines, tt.ok)
+		}
 	}
 }

@@ -3,8 +3,13 @@ package mcpserver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,7 +56,7 @@ type changesIn struct {
 
 // ContextIn are the arguments of the context tool.
 type ContextIn struct {
-	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file or directory, or free text: a question, an error, a stack trace"`
+	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file, PATH:START-END or directory, or free text: a question, an error, a stack trace"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files, directories and globs (src/**/*.py) packed together (. for all)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
 	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with a directory tree"`
@@ -144,6 +149,13 @@ type ExplainIn struct {
 	Depth     string `json:"depth,omitempty"`
 	Tokenizer string `json:"tokenizer,omitempty"`
 	LinkDepth int    `json:"link_depth,omitempty"`
+}
+
+// LinesOut is the result of context for a target that is lines of a
+// file: their summary, whose text the text content holds.
+type LinesOut struct {
+	app.Summary
+	Text *struct{} `json:"text,omitempty"` // hides Summary's: the text content holds it
 }
 
 // TokensIn are the arguments of the tokens tool.
@@ -441,8 +453,26 @@ func planResult(res *app.Result) (*mcp.CallToolResult, PlanOut, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Output)}}}, briefPlan(res.Plan), nil
 }
 
-// context assembles a target, or packs paths.
-func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, PlanOut, error) {
+// context assembles a target, or packs paths, or shows lines of a file.
+func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, any, error) {
+	if file, lines, ok := parseLines(in.Target); ok {
+		p, err := s.open()
+		if err != nil {
+			return nil, nil, err
+		}
+		if isFile(p, file) && !isFile(p, in.Target) {
+			return s.lines(ctx, p, in, file, lines)
+		}
+	}
+	res, plan, err := s.assembleTarget(ctx, req, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, plan, nil
+}
+
+// assembleTarget assembles a target, or packs paths.
+func (s *Server) assembleTarget(ctx context.Context, req *mcp.CallToolRequest, in ContextIn) (*mcp.CallToolResult, PlanOut, error) {
 	pack := len(in.Paths) > 0 || in.Query != ""
 	switch {
 	case pack && in.Target != "":
@@ -465,6 +495,87 @@ func (s *Server) context(ctx context.Context, req *mcp.CallToolRequest, in Conte
 		return nil, PlanOut{}, err
 	}
 	return planResult(res)
+}
+
+// parseLines reads a target of the form PATH:START-END (two decimal
+// numbers), the lines of a file that a part's header names ('full:
+// ctxpack summarize PATH:START-END --depth full'); it does not check the
+// numbers, which Summarize checks against the file. Nothing else is lines
+// of a file: "main.go: panic: …" is free text, as it was.
+func parseLines(target string) (string, [2]int, bool) {
+	i := strings.LastIndexByte(target, ':')
+	if i <= 0 {
+		return "", [2]int{}, false
+	}
+	a, b, ok := strings.Cut(target[i+1:], "-")
+	if !ok {
+		return "", [2]int{}, false
+	}
+	var lines [2]int
+	for j, n := range []string{a, b} {
+		if n == "" || strings.Trim(n, "0123456789") != "" {
+			return "", [2]int{}, false
+		}
+		v, err := strconv.Atoi(n)
+		if err != nil {
+			v = math.MaxInt // only digits: out of range, past any file's end
+		}
+		lines[j] = v
+	}
+	return target[:i], lines, true
+}
+
+// isFile reports whether name is a local path (not absolute, not out
+// through "..") that names a file under the project's root; Summarize
+// refuses a symlink out of it.
+func isFile(p *app.Project, name string) bool {
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return false
+	}
+	info, err := os.Stat(filepath.Join(p.Dir, filepath.FromSlash(name)))
+	return err == nil && !info.IsDir()
+}
+
+// lines shows lines of a file at in.Depth (default full), as 'ctxpack
+// summarize FILE:START-END' does: the text content is the text, the
+// structured result the summary without it. Only depth and tokenizer
+// apply: the lines are not an assembly.
+func (s *Server) lines(ctx context.Context, p *app.Project, in ContextIn, file string, lines [2]int) (*mcp.CallToolResult, any, error) {
+	rest := in
+	rest.Target, rest.Depth, rest.Tokenizer = "", "", ""
+	if len(rest.Paths) == 0 {
+		rest.Paths = nil
+	}
+	if len(rest.Sources) == 0 {
+		rest.Sources = nil
+	}
+	if !reflect.DeepEqual(rest, ContextIn{}) {
+		return nil, nil, fmt.Errorf("ctxpack: target %s is lines of a file, shown whole at depth: only depth and tokenizer go with it", in.Target)
+	}
+	sum, err := p.Summarize(ctx, file, app.SummarizeOptions{Level: cmp.Or(in.Depth, "full"), Tokenizer: in.Tokenizer, Lines: lines})
+	var se *app.SpanError
+	if errors.As(err, &se) {
+		return nil, nil, spanError(in.Target, file, se)
+	}
+	if err != nil {
+		return nil, nil, s.fail(err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: sum.Text}}}, LinesOut{Summary: *sum}, nil
+}
+
+// spanError is lines a file does not have, in the context tool's terms.
+func spanError(target, file string, e *app.SpanError) error {
+	if e.FileLines == 0 {
+		return fmt.Errorf("ctxpack: target %s: %s is empty: it has no lines to show", target, file)
+	}
+	what := fmt.Sprintf("%s ends at line %d", file, e.FileLines)
+	switch {
+	case e.Lines[0] < 1:
+		what = "lines are numbered from 1"
+	case e.Lines[1] < e.Lines[0]:
+		what = "START is after END"
+	}
+	return fmt.Errorf("ctxpack: target %s: %s (valid: PATH:START-END with 1 <= START <= END <= %d)", target, what, e.FileLines)
 }
 
 func (s *Server) pack(ctx context.Context, req *mcp.CallToolRequest, in PackIn) (*mcp.CallToolResult, PlanOut, error) {

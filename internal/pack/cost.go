@@ -2,6 +2,7 @@ package pack
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/render"
@@ -125,7 +126,7 @@ func (it *item) block(l Level, text string) render.Block {
 			b.Shown = "window" // its elisions say which lines
 		}
 		if b.Rest == "" && it.Path != "" {
-			b.Rest = "ctxpack summarize " + shellQuote(it.Path) + " --depth full"
+			b.Rest = SummarizeCommand(it.Path, it.Lines)
 		}
 	}
 	return b
@@ -163,6 +164,17 @@ func (c *coster) shorter(it *item, l, h Level) bool {
 		return true
 	}
 	return c.body(it, l) < c.body(it, h)
+}
+
+// SummarizeCommand is the command that prints a part whole:
+// 'ctxpack summarize PATH:START-END --depth full' for the lines of a part
+// with a line span (1-based, inclusive), 'ctxpack summarize PATH --depth
+// full' for a whole file (lines zero): the default of Part.Whole.
+func SummarizeCommand(path string, lines [2]int) string {
+	if lines[0] > 0 {
+		path += ":" + strconv.Itoa(lines[0]) + "-" + strconv.Itoa(lines[1])
+	}
+	return "ctxpack summarize " + shellQuote(path) + " --depth full"
 }
 
 // shellQuote is p as one word of a POSIX shell: as it is when it holds

@@ -109,8 +109,11 @@ type Part struct {
 	Dedup DedupKeys
 	// Whole is how to get the part whole when it is shown at less (a
 	// command, which the part's header names: render.Block.Rest): "" is
-	// 'ctxpack summarize PATH --depth full' for a part with a path, and
-	// nothing for one without.
+	// 'ctxpack summarize PATH:START-END --depth full' for a part with a
+	// path and lines, which prints those lines, 'ctxpack summarize PATH
+	// --depth full' for one with a path and no lines, and nothing for one
+	// without a path. A part that is a whole file with its lines says so
+	// with SummarizeCommand(Path, [2]int{}).
 	Whole string
 	// Window, when set, says the part's detailed level is a window of
 	// it: these spans of the file's lines (1-based, inclusive) as they

@@ -45,8 +45,8 @@ func WrapUsage(err error) error {
 
 // IsUsage reports whether err is the command line's fault: a UsageError,
 // or a value of a flag the facade does not take (*app.ValueError), or a
-// target, path or source list it cannot read as one (*app.TargetError,
-// *app.PathError, *app.SourceError).
+// target, path, source list or span of lines it cannot read as one
+// (*app.TargetError, *app.PathError, *app.SourceError, *app.SpanError).
 func IsUsage(err error) bool {
 	var (
 		ue UsageError
@@ -54,8 +54,9 @@ func IsUsage(err error) bool {
 		te *app.TargetError
 		pe *app.PathError
 		se *app.SourceError
+		sp *app.SpanError
 	)
-	return errors.As(err, &ue) || errors.As(err, &ve) || errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &se)
+	return errors.As(err, &ue) || errors.As(err, &ve) || errors.As(err, &te) || errors.As(err, &pe) || errors.As(err, &se) || errors.As(err, &sp)
 }
 
 // Message is err as ctxpack prints it, without the "ctxpack: " the

@@ -215,7 +215,10 @@ func (f *file) part(fsys fs.FS) pack.Part {
 		CID:        f.cid,
 	}
 	if f.lines > 0 {
+		// The part is the whole file: its header names the file, not
+		// its lines, as the way to get it whole.
 		part.Lines = [2]int{1, f.lines}
+		part.Whole = pack.SummarizeCommand(f.path, [2]int{})
 	}
 	part.More = codeLevels(f.path)
 	return part
