@@ -69,6 +69,7 @@ type atBudget struct {
 // measures are one context's metrics for one instance.
 type measures struct {
 	edit      float64 // share of the gold lines inside full, untruncated parts
+	seen      float64 // share of the gold lines shown as they are: in full parts or in a window's lines
 	goldFull  bool    // some part of a gold file is full and untruncated
 	goldShare float64 // tokens of the gold files' parts / total tokens
 	overhead  float64 // tokens that are not part bodies / total tokens
@@ -82,6 +83,9 @@ type shown struct {
 	lines  [2]int // 1-based, inclusive; zero when the part has no lines
 	full   bool   // at level full and not truncated
 	tokens int
+	// spans are the file lines a window shows as they are, when the part
+	// is shown at its window (the plan's "shown"): seen, not full.
+	spans [][2]int
 }
 
 // measure computes the metrics of a context of total tokens, overhead of
@@ -92,15 +96,25 @@ func measure(in instance, parts []shown, total, overhead int) measures {
 		gold[g] = true
 	}
 	m := measures{tokens: total, parts: len(parts)}
-	var lines, inside, goldTokens int
+	var lines, inside, seen, goldTokens int
 	for g, ls := range in.GoldLines {
 		for _, l := range ls {
 			lines++
+			full, win := false, false
 			for _, pt := range parts {
-				if pt.path == g && pt.full && pt.lines[0] > 0 && pt.lines[0] <= l && l <= pt.lines[1] {
-					inside++
-					break
+				if pt.path != g {
+					continue
 				}
+				full = full || pt.full && pt.lines[0] > 0 && pt.lines[0] <= l && l <= pt.lines[1]
+				for _, s := range pt.spans {
+					win = win || s[0] <= l && l <= s[1]
+				}
+			}
+			if full {
+				inside++
+			}
+			if full || win {
+				seen++
 			}
 		}
 	}
@@ -114,6 +128,7 @@ func measure(in instance, parts []shown, total, overhead int) measures {
 	}
 	if lines > 0 {
 		m.edit = float64(inside) / float64(lines)
+		m.seen = float64(seen) / float64(lines)
 	}
 	if total > 0 {
 		m.goldShare = float64(goldTokens) / float64(total)
@@ -135,6 +150,7 @@ func planMeasures(in instance, plan *app.Plan) measures {
 		if pt.Lines != nil {
 			parts[i].lines = *pt.Lines
 		}
+		parts[i].spans = pt.Shown
 	}
 	return measure(in, parts, plan.TotalTokens, overheadTokens(plan))
 }
@@ -432,7 +448,7 @@ func run(in instance, trees, indexDir, config, overflow string, budgets []int, t
 		return o, fmt.Errorf("naive baseline: %w", err)
 	}
 	for _, b := range budgets {
-		res, err := p.Context(ctx, in.Problem, app.Request{Budget: b, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo})
+		res, err := p.Context(ctx, in.Problem, app.Request{Budget: b, Tokenizer: tok, Format: "json", Overflow: overflow, Index: ixo, NoCache: true}) // measured, not read back from a run of another configuration
 		if err != nil {
 			return o, fmt.Errorf("context at %d: %w", b, err)
 		}
@@ -471,10 +487,10 @@ func report(w io.Writer, outs []outcome, budgets []int) {
 	}
 	n := float64(len(outs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "budget\tctxpack-edit\tnaive-edit\tctxpack-goldfull\tnaive-goldfull\tctxpack-goldshare\tnaive-goldshare\tctxpack-overhead\tnaive-overhead\t\n")
-	var mean [8]float64
+	fmt.Fprintf(tw, "budget\tctxpack-edit\tnaive-edit\tctxpack-goldfull\tnaive-goldfull\tctxpack-goldshare\tnaive-goldshare\tctxpack-overhead\tnaive-overhead\tctxpack-seen\t\n")
+	var mean [9]float64
 	for i, b := range budgets {
-		var row [8]float64
+		var row [9]float64
 		for _, o := range outs {
 			ab := o.budgets[i]
 			for j, m := range []measures{ab.ctxpack, ab.naive} {
@@ -483,6 +499,7 @@ func report(w io.Writer, outs []outcome, budgets []int) {
 				row[4+j] += m.goldShare
 				row[6+j] += m.overhead
 			}
+			row[8] += ab.ctxpack.seen
 		}
 		fmt.Fprintf(tw, "%d", b)
 		for j := range row {
@@ -580,6 +597,7 @@ func groupBy(outs []outcome, key func(outcome) string) []group {
 // jsonMeasures are one system's metrics at one budget in the -json file.
 type jsonMeasures struct {
 	Edit      float64 `json:"edit_recall"`
+	Seen      float64 `json:"seen_recall"`
 	GoldFull  bool    `json:"gold_file_full"`
 	GoldShare float64 `json:"gold_token_share"`
 	Overhead  float64 `json:"overhead_share"`
@@ -604,7 +622,7 @@ type jsonRow struct {
 }
 
 func toJSON(m measures) jsonMeasures {
-	return jsonMeasures{m.edit, m.goldFull, m.goldShare, m.overhead, m.tokens, m.parts}
+	return jsonMeasures{m.edit, m.seen, m.goldFull, m.goldShare, m.overhead, m.tokens, m.parts}
 }
 
 func writeJSON(name string, outs []outcome) error {

@@ -18,7 +18,7 @@ import (
 
 func TestReport(t *testing.T) {
 	m := func(edit float64, full bool, share, over float64) measures {
-		return measures{edit: edit, goldFull: full, goldShare: share, overhead: over}
+		return measures{edit: edit, seen: edit, goldFull: full, goldShare: share, overhead: over}
 	}
 	o := func(repo, lang string, rank int, at2, at4 [2]measures) outcome {
 		return outcome{id: repo, repo: repo, language: lang, rank: rank, took: time.Second, budgets: []atBudget{
@@ -39,10 +39,10 @@ func TestReport(t *testing.T) {
 				o("b/y", "", 0, [2]measures{m(0, false, 0, 0.4), m(0, false, 0, 0.5)}, [2]measures{m(0, false, 0, 0.4), m(0, false, 0, 0.5)}),
 			},
 			want: `
-  budget  ctxpack-edit  naive-edit  ctxpack-goldfull  naive-goldfull  ctxpack-goldshare  naive-goldshare  ctxpack-overhead  naive-overhead
-       2         0.500       0.000             0.667           0.000              0.250            0.000             0.200           0.300
-       4         0.500       0.500             0.667           0.667              0.250            0.333             0.200           0.300
-    mean         0.500       0.250             0.667           0.333              0.250            0.167             0.200           0.300
+  budget  ctxpack-edit  naive-edit  ctxpack-goldfull  naive-goldfull  ctxpack-goldshare  naive-goldshare  ctxpack-overhead  naive-overhead  ctxpack-seen
+       2         0.500       0.000             0.667           0.000              0.250            0.000             0.200           0.300         0.500
+       4         0.500       0.500             0.667           0.667              0.250            0.333             0.200           0.300         0.500
+    mean         0.500       0.250             0.667           0.333              0.250            0.167             0.200           0.300         0.500
 
   repository  n  recall@1  recall@3  recall@5  recall@10  mean time
          a/x  2      0.50      0.50      1.00       1.00      1.00s
@@ -64,10 +64,10 @@ func TestReport(t *testing.T) {
 				o("p/c", "python", 10, [2]measures{m(0, false, 0, 0), m(0, false, 0, 0)}, [2]measures{m(0.5, false, 0, 0), m(0, false, 0, 0)}),
 			},
 			want: `
-  budget  ctxpack-edit  naive-edit  ctxpack-goldfull  naive-goldfull  ctxpack-goldshare  naive-goldshare  ctxpack-overhead  naive-overhead
-       2         0.250       0.250             0.250           0.250              0.250            0.250             0.000           0.000
-       4         0.625       0.250             0.500           0.250              0.500            0.250             0.000           0.000
-    mean         0.438       0.250             0.375           0.250              0.375            0.250             0.000           0.000
+  budget  ctxpack-edit  naive-edit  ctxpack-goldfull  naive-goldfull  ctxpack-goldshare  naive-goldshare  ctxpack-overhead  naive-overhead  ctxpack-seen
+       2         0.250       0.250             0.250           0.250              0.250            0.250             0.000           0.000         0.250
+       4         0.625       0.250             0.500           0.250              0.500            0.250             0.000           0.000         0.625
+    mean         0.438       0.250             0.375           0.250              0.375            0.250             0.000           0.000         0.438
 
        repository  n  recall@1  recall@3  recall@5  recall@10  mean time
               p/c  2      0.00      0.00      0.00       0.50      1.00s
@@ -303,7 +303,7 @@ func TestMeasure(t *testing.T) {
 				{path: "c.py", lines: [2]int{1, 99}, full: true, tokens: 40},
 			},
 			total: 100, overhead: 10,
-			want: measures{edit: 0.25, goldFull: true, goldShare: 0.5, overhead: 0.1, tokens: 100, parts: 3},
+			want: measures{edit: 0.25, seen: 0.25, goldFull: true, goldShare: 0.5, overhead: 0.1, tokens: 100, parts: 3},
 		},
 		{
 			name: "a gold file only in part not full",
@@ -341,12 +341,19 @@ func TestPlanMeasures(t *testing.T) {
 		{Path: "a.py", Lines: &[2]int{20, 40}, Level: "full", Truncated: true, Tokens: 20},
 		{Path: "b.py", Lines: &[2]int{1, 10}, Level: "summary", Tokens: 25},
 	}}
+	plan.Metrics.Overhead = 15
 	if n := overheadTokens(plan); n != 15 {
 		t.Errorf("overhead %d tokens, want 15", n)
 	}
-	want := measures{edit: 0.5, goldFull: true, goldShare: 0.6, overhead: 0.15, tokens: 100, parts: 3}
+	want := measures{edit: 0.5, seen: 0.5, goldFull: true, goldShare: 0.6, overhead: 0.15, tokens: 100, parts: 3}
 	if diff := cmp.Diff(want, planMeasures(in, plan), cmp.AllowUnexported(measures{})); diff != "" {
 		t.Errorf("measures (-want +got):\n%s", diff)
+	}
+	// A window that shows line 30 as it is: seen, not edit.
+	plan.Parts[1] = render.PlanPart{Path: "a.py", Lines: &[2]int{20, 40}, Level: "detailed", Shown: [][2]int{{20, 21}, {29, 31}}, Tokens: 20}
+	want.seen = 1
+	if diff := cmp.Diff(want, planMeasures(in, plan), cmp.AllowUnexported(measures{})); diff != "" {
+		t.Errorf("with a window, measures (-want +got):\n%s", diff)
 	}
 }
 

@@ -478,6 +478,9 @@ func (p *Project) packPartsAs(ctx context.Context, req Request, unbudgeted bool)
 	o.ShowCopies = true
 	o.MetaAsTree = true
 	o.Structure = req.Tree
+	if req.Query != "" {
+		o.Strategy = p.rankedStrategy(req, o.Strategy) // the query ranks the files
+	}
 	sel, err := p.selection(req)
 	if err != nil {
 		return nil, o, err

@@ -118,7 +118,10 @@ func build(c *coster, opt *Options, items []*item, overhead int, stopAt int) seq
 			b.postpone(s)
 			continue
 		}
-		if b.fillers {
+		// Under the relevance strategy a part shown at its floor rises
+		// before anything else is added: nothing fills ahead of its
+		// raise, so the best part is whole at the least budget.
+		if b.fillers && !(b.relevance && s.prev != nil) {
 			b.fill(q, s, b.costOf(s)/2)
 		}
 		b.place(s)
@@ -199,21 +202,30 @@ func (b *builder) first(it *item) Level {
 }
 
 // floorRung is the first level of an item under the relevance strategy:
-// its detailed level when that shows code as it is or a whole file's
-// outline (a window, Part.Window; a part whose text is a file's,
-// Part.Loader) and is at most half as long as the part at its start
-// level, as shown; else the start level. A summary, a metadata line or
-// a signature alone is not worth its header where the budget goes to
-// the best parts first, nor is a detailed level that saves little: a
-// part that does not fit at its floor is left out, and listed with
-// what is not shown. A lazy part's levels are resolved here, once,
-// when the sequence reaches it.
+// its detailed level when that is at most half as long as the part at
+// its start level, as shown, and shows enough of it: a window of its
+// lines (Part.Window), or an outline at least an eighth as long as the
+// whole; else the start level. A summary, a metadata line or a
+// signature alone is not worth its header where the budget goes to the
+// best parts first, nor is a detailed level that saves little: a part
+// that does not fit at its floor is left out, and listed with what is
+// not shown. A lazy part's levels are resolved here, once, when the
+// sequence reaches it.
+// floorMinBytes is the least size of a part that the relevance strategy
+// may show at its detailed level before its whole: about 1,000 tokens of
+// code. A smaller part is shown whole or not at all.
+const floorMinBytes = 2000
+
 func floorRung(it *item) Level {
-	if len(it.Window) == 0 && it.Loader == nil {
+	if it.start <= Detailed {
 		return it.start
 	}
 	it.resolve()
-	if it.start > Detailed && it.has[Detailed] && 2*it.shownSize(Detailed) <= it.shownSize(it.start) {
+	if !it.has[Detailed] {
+		return it.start
+	}
+	d, whole := it.shownSize(Detailed), it.shownSize(it.start)
+	if whole >= floorMinBytes && 2*d <= whole && (len(it.Window) > 0 || 8*d >= whole) {
 		return Detailed
 	}
 	return it.start
@@ -412,30 +424,32 @@ func (b *builder) fill(q *bucketQueue, big *step, room int) {
 		}
 		seen++
 		c := b.costOf(s)
+		if b.relevance {
+			c = b.climbCost(s)
+		}
 		if c > room || b.cum+c < s.release {
 			continue
 		}
-		b.place(s)
 		room -= c
-		if b.relevance {
-			room = b.fillClimb(s, room)
+		for ; s != nil; s = s.next {
+			b.place(s)
+			if !b.relevance {
+				break
+			}
 		}
 	}
 }
 
-// fillClimb places, under the relevance strategy, the upgrades of a part
-// just added as a filler while each fits in room, and returns the room
-// left: a small part is whole before the big step, not at its floor.
-func (b *builder) fillClimb(s *step, room int) int {
-	for u := s.next; u != nil && !u.placed; u = u.next {
-		c := b.costOf(u)
-		if c > room {
-			break
-		}
-		b.place(u)
-		room -= c
+// climbCost is, under the relevance strategy, what adding a part and
+// raising it to its start level costs: a filler is a part shown whole,
+// never the floor of a part that a big step would then keep from
+// rising.
+func (b *builder) climbCost(s *step) int {
+	c := b.costOf(s)
+	for u := s.next; u != nil; u = u.next {
+		c += b.c.body(u.it, u.level) - b.c.body(u.it, u.prev.level)
 	}
-	return room
+	return c
 }
 
 func (b *builder) place(s *step) {

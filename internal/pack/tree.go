@@ -228,8 +228,9 @@ func (f *fitter) reserveRest() {
 }
 
 // restItem is the tree of the parts with a path that the prefix leaves
-// out, folded to the reserve and the room the prefix leaves; nil when
-// every part is in, or when one line does not fit.
+// out, folded to the reserve and the room the prefix leaves, up to a
+// fortieth of the budget; nil when every part is in, or when one line
+// does not fit.
 func (f *fitter) restItem(chosen map[*item]*choice) *item {
 	var rest []*item
 	for _, it := range f.order {
@@ -241,7 +242,9 @@ func (f *fitter) restItem(chosen map[*item]*choice) *item {
 	if f.prefix > 0 {
 		used = f.seq.steps[f.prefix-1].key
 	}
-	limit := f.reserve + f.opt.Budget - used
+	// The tree is overhead: it takes the reserve and at most a fortieth
+	// of the budget of the room left.
+	limit := f.reserve + min(f.opt.Budget-used, f.opt.Budget/40)
 	t, n := f.treeItem(rest, limit)
 	if n > limit {
 		return nil // even one line does not fit: the plan lists them

@@ -92,15 +92,16 @@ type Block struct {
 }
 
 // Note is what the header of a block shown at less than whole says of it:
-// "summary of lines 1-1536; full: ctxpack summarize app.py --depth full";
-// "" for a block shown whole.
+// "summary of lines 1-1536; full: ctxpack summarize app.py --depth full",
+// the lines left out when the label ends with them ("app.py:10-90":
+// "detailed; full: …"); "" for a block shown whole.
 func Note(b Block) string {
 	if b.Shown == "" {
 		return ""
 	}
 	s := b.Shown
-	if b.Lines[0] > 0 {
-		s += " of lines " + strconv.Itoa(b.Lines[0]) + "-" + strconv.Itoa(b.Lines[1])
+	if span := strconv.Itoa(b.Lines[0]) + "-" + strconv.Itoa(b.Lines[1]); b.Lines[0] > 0 && !strings.HasSuffix(b.Label, ":"+span) {
+		s += " of lines " + span // unless the label names them already
 	}
 	if b.Rest != "" {
 		s += "; full: " + b.Rest

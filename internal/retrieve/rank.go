@@ -47,7 +47,7 @@ func DefaultFactors() Factors {
 type Options struct {
 	Factors  Factors
 	K        int // the RRF constant; 60
-	Lexical  int // chunks taken from the lexical ranking; 50
+	Lexical  int // chunks taken from the lexical ranking; 100
 	Semantic int // chunks taken from the semantic ranking; 50
 	Mentions int // chunks taken from the mention ranking; 50
 	Fused    int // chunks kept after fusion; 100
@@ -81,7 +81,7 @@ type Options struct {
 	// negative means none.
 	Expand int
 	// ExpandShare is the share of its file's relevance an expanded chunk
-	// gets; 0 means 0.5.
+	// gets; 0 means 0.25.
 	ExpandShare float64
 	// Off turns components of the ranking off, to measure what each
 	// contributes (bench/swebench); the zero value has every one on.
@@ -154,7 +154,7 @@ func (o *Options) normalize() {
 		o.Factors = DefaultFactors()
 	}
 	o.K = cmp.Or(o.K, 60)
-	o.Lexical = cmp.Or(o.Lexical, 50)
+	o.Lexical = cmp.Or(o.Lexical, 100)
 	o.Semantic = cmp.Or(o.Semantic, 50)
 	o.Mentions = cmp.Or(o.Mentions, 50)
 	o.Fused = cmp.Or(o.Fused, 100)
@@ -167,7 +167,7 @@ func (o *Options) normalize() {
 		o.Expand = 1
 	}
 	if o.ExpandShare <= 0 {
-		o.ExpandShare = 0.5
+		o.ExpandShare = 0.25
 	}
 	if o.DecayDays <= 0 {
 		o.DecayDays = 7
