@@ -39,13 +39,17 @@ up to date, its chunks ranked as 'ctxpack search' ranks them (BM25,
 embeddings when configured, and what the text names: identifiers, paths,
 traceback frames, fused by RRF, then weighted by task alignment, mention
 density, recency, dependency depth and file type), and the best file's
-other chunks added at half its relevance. Chunks are placed in tiers by
-relevance — primary 50% of the budget (0.7 and up), supporting 30% (0.5),
-reference 15% (0.3), history 5% — grouped by file, and fitted: every
-retrieved chunk is listed by a meta line first, then the most relevant are
-shown in full, as signatures (detailed) or first lines (summary) while the
-budget lasts. --format json gives each part's lines, relevance (score),
-factors (components) and tier (bucket). A word that reads as a path
+other chunks added at a quarter of its relevance. The budget goes to the
+most relevant chunks first, each whole before a weaker one is shown; a
+chunk that does not fit is skipped for smaller ones, and a large one may be
+shown as its window (its signature and the lines that hold the query's
+words, the rest elided by a comment) until it fits whole. The chunks shown
+are grouped by file in reading order; what is left out is listed after them
+in a tree, as far as the room left allows. --format json gives each part's
+lines, relevance (score), factors (components), tier (bucket: primary 0.7
+and up, supporting 0.5, reference 0.3, history), the lines a window shows
+(shown), and the tokens spent on anything but the parts' text
+(metrics.overhead). A word that reads as a path
 (src/x.go, notes.md) and does not exist is an error, not a query.
 
 --sources LIST is sources mode: the free text is searched in each source

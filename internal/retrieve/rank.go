@@ -106,6 +106,9 @@ type Components struct {
 	// TermSelection: searching a long query for its MaxQueryTerms terms
 	// that weigh most (index.SelectTerms) rather than for all of them.
 	TermSelection bool
+	// Windows: the relevant window of a large chunk as its detailed
+	// level (internal/collect/retrieval), rather than its signatures.
+	Windows bool
 }
 
 // components name each field of Components, in order.
@@ -118,6 +121,7 @@ var components = []struct {
 	{"stemming", func(c *Components) *bool { return &c.Stemming }},
 	{"test_mapping", func(c *Components) *bool { return &c.TestMapping }},
 	{"term_selection", func(c *Components) *bool { return &c.TermSelection }},
+	{"windows", func(c *Components) *bool { return &c.Windows }},
 }
 
 // ComponentNames are the names of the Components, in order: the names

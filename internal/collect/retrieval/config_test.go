@@ -71,7 +71,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"count", "retrieval:\n  fused: 0\n", ".ctxpack/config.yaml:2: retrieval.fused must be a whole number from 1 to 10000"},
 		{"expand", "retrieval:\n  expand: 101\n", "retrieval.expand must be a whole number of files from 0 to 100"},
 		{"decay", "retrieval:\n  decay_days: 0\n", "retrieval.decay_days must be a positive number of days"},
-		{"off", "retrieval:\n  off: [stemming, stems]\n", ".ctxpack/config.yaml:2: retrieval.off[1] must name a component: query_cleaning, kind_prior, stemming, test_mapping, term_selection"},
+		{"off", "retrieval:\n  off: [stemming, stems]\n", ".ctxpack/config.yaml:2: retrieval.off[1] must name a component: query_cleaning, kind_prior, stemming, test_mapping, term_selection, windows"},
 		{"unknown key", "retrieval:\n  weights: {}\n", "retrieval.weights is not a retrieval setting"},
 		{"tier name", "retrieval:\n  tiers:\n    - {share: 1, threshold: 0}\n", "retrieval.tiers[0].name must be a name no other tier has"},
 		{"tier share", "retrieval:\n  tiers:\n    - {name: a, threshold: 0}\n", "retrieval.tiers[0].share must be a positive share of the budget"},

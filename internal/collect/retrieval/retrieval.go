@@ -102,7 +102,7 @@ func Inputs(ctx context.Context, root string, files *Files, opt *retrieve.Option
 // whose text no longer has the indexed content id (its file changed since
 // the index was updated), or whose file cannot be read, is left out: it
 // is returned as dropped with the reason, and warned about once per file.
-func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier) ([]pack.Part, []render.Dropped, []string) {
+func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier, windows bool) ([]pack.Part, []render.Dropped, []string) {
 	var warnings []string
 	var parts []pack.Part
 	var skipped []render.Dropped
@@ -122,7 +122,7 @@ func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier) ([]pack.Part, []
 			}
 			continue
 		}
-		parts = append(parts, Part(c, body, TierFor(c.Relevance, tiers).Name))
+		parts = append(parts, Part(c, body, TierFor(c.Relevance, tiers).Name, windows))
 	}
 	return parts, skipped, warnings
 }
@@ -130,7 +130,7 @@ func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier) ([]pack.Part, []
 // Part is a ranked chunk as a part in bucket tier, at four levels: full
 // (body), its signatures and doc comments (detailed), its first lines
 // (summary), and a line naming it (meta).
-func Part(c retrieve.Chunk, body, tier string) pack.Part {
+func Part(c retrieve.Chunk, body, tier string, windows bool) pack.Part {
 	label := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
 	meta := fmt.Sprintf("%s %s, lines %d-%d\n", or(c.Kind, "chunk"), or(c.Symbol, path.Base(c.Path)), c.StartLine, c.EndLine)
 	text := map[pack.Level]string{pack.Meta: meta, pack.Full: body}
@@ -144,7 +144,11 @@ func Part(c retrieve.Chunk, body, tier string) pack.Part {
 	// A large chunk's detailed level is its relevant window, where it
 	// has one: the lines that hold the query's terms, not its signatures
 	// alone.
-	win, spans := window(chunkView{path: c.Path, start: c.StartLine, terms: bodyTerms(c)}, body)
+	var win string
+	var spans [][2]int
+	if windows {
+		win, spans = window(chunkView{path: c.Path, start: c.StartLine, terms: bodyTerms(c)}, body)
+	}
 	if win != "" {
 		text[pack.Detailed] = win
 	}
