@@ -174,7 +174,7 @@ func (p *Project) Retrieve(ctx context.Context, query string, req Request) (*Res
 	if res, ok := p.cacheGet(key); ok {
 		return res, nil // never empty: an empty result is not kept
 	}
-	code, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers, !ropt.Off.Windows)
+	code, skipped, warns := retrieval.Parts(r.Chunks, r.texts, tiers, !ropt.Off.Windows, o.Secrets)
 	parts := append(retrieval.Artifacts(set, query, retrieval.BestRelevance(r.Chunks), tiers), code...)
 	parts = append(parts, changes...)
 	warnings := append(append(append(r.warnings, p.Warnings...), warns...), changed.Warnings...)

@@ -35,14 +35,14 @@ const (
 // Assembly arguments shared by context and premortem.
 type assembly struct {
 	Budget    int    `json:"budget,omitempty" jsonschema:"tokens the text may use; absent: the CLI's default"`
-	Depth     string `json:"depth,omitempty" jsonschema:"a part's highest level (default full)"`
+	Depth     string `json:"depth,omitempty" jsonschema:"a part's top level (default full)"`
 	Format    string `json:"format,omitempty" jsonschema:"of the text (default text)"`
 	Tokenizer string `json:"tokenizer,omitempty"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower levels, then drop)"`
-	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts are admitted in"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"when parts do not fit (default degrade: lower, then drop)"`
+	Strategy  string `json:"strategy,omitempty" jsonschema:"the order parts go in"`
 	// Transforms of files' text, counted in the budget.
 	LineNumbers      bool `json:"line_numbers,omitempty" jsonschema:"number each line as in its file"`
-	RemoveComments   bool `json:"remove_comments,omitempty" jsonschema:"remove comments (Go, Python, C family)"`
+	RemoveComments   bool `json:"remove_comments,omitempty" jsonschema:"strip comments (Go, Python, C family)"`
 	RemoveEmptyLines bool `json:"remove_empty_lines,omitempty"`
 }
 
@@ -56,7 +56,7 @@ type changesIn struct {
 
 // ContextIn are the arguments of the context tool.
 type ContextIn struct {
-	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a project file, PATH:START-END or directory, or free text: a question, an error, a stack trace"`
+	Target string   `json:"target,omitempty" jsonschema:"a task id (TASK-042), a file, PATH:START-END or directory, or free text: a question, an error, a stack trace"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"instead of target: files, directories and globs (src/**/*.py) packed together (. for all)"`
 	Query  string   `json:"query,omitempty" jsonschema:"with paths: rank them by their relevance to this text"`
 	Tree   bool     `json:"tree,omitempty" jsonschema:"with paths: start with a directory tree"`

@@ -36,6 +36,7 @@ func redactEager(items []*item) {
 			return
 		}
 		sc := it.red.sc
+		full := it.text[Full] // before redaction, for the window's check
 		for l := Meta; l <= Full; l++ {
 			if !it.has[l] || it.loads(l) {
 				continue
@@ -44,6 +45,12 @@ func redactEager(items []*item) {
 				it.red.found[l] = f
 				it.text[l] = secrets.Redact(it.text[l], f)
 			}
+		}
+		if len(it.Window) > 0 && it.has[Detailed] && (it.loads(Full) || windowCuts(full, it.Lines[0], it.Window, it.red.found[Full])) {
+			// The window would show part of a secret that its own scan
+			// cannot recognize (a key's body lines without the key's
+			// first line): the part has no window.
+			it.has[Detailed], it.text[Detailed], it.red.found[Detailed] = false, "", nil
 		}
 		if it.Item != nil {
 			ri := *it.Item
@@ -162,4 +169,38 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// windowCuts reports whether a secret found in a part's full text (which
+// starts at file line first) is partly inside and partly outside the
+// spans of file lines a window of it shows.
+func windowCuts(full string, first int, window [][2]int, found []secrets.Finding) bool {
+	if len(found) == 0 {
+		return false
+	}
+	// The byte offset where each line of full starts.
+	starts := []int{0}
+	for i := 0; i < len(full); i++ {
+		if full[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	at := func(line int) int { // the byte offset of a file line's start, clamped
+		i := min(max(line-first, 0), len(starts)-1)
+		if line-first >= len(starts) {
+			return len(full)
+		}
+		return starts[i]
+	}
+	for _, f := range found {
+		for _, s := range window {
+			lo, hi := at(s[0]), at(s[1]+1)
+			inside := f.Start >= lo && f.End <= hi
+			apart := f.End <= lo || f.Start >= hi
+			if !inside && !apart {
+				return true
+			}
+		}
+	}
+	return false
 }

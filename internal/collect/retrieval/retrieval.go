@@ -6,12 +6,15 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/ctxpack/ctxpack/internal/chunk"
 	"github.com/ctxpack/ctxpack/internal/pack"
 	"github.com/ctxpack/ctxpack/internal/project"
 	"github.com/ctxpack/ctxpack/internal/render"
 	"github.com/ctxpack/ctxpack/internal/retrieve"
+	"github.com/ctxpack/ctxpack/internal/secrets"
 )
 
 // Tier is one tier of retrieval mode's budget: the aiwg seed's primary,
@@ -102,16 +105,36 @@ func Inputs(ctx context.Context, root string, files *Files, opt *retrieve.Option
 // whose text no longer has the indexed content id (its file changed since
 // the index was updated), or whose file cannot be read, is left out: it
 // is returned as dropped with the reason, and warned about once per file.
-func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier, windows bool) ([]pack.Part, []render.Dropped, []string) {
+//
+// With a scanner sc, a secret of the file that a chunk's bounds cut (a
+// key whose first lines are in the chunk before, say) is replaced in the
+// chunk by its marker: a chunk's own scan cannot recognize a piece of a
+// secret, and a span cut from a file carries that file's findings. The
+// warnings count them.
+func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier, windows bool, sc *secrets.Scanner) ([]pack.Part, []render.Dropped, []string) {
 	var warnings []string
 	var parts []pack.Part
 	var skipped []render.Dropped
 	warned := map[string]bool{}
+	found := map[string][]secrets.Finding{}
+	cut := map[string]int{}
 	for _, c := range chunks {
 		text, err := files.Read(c.Path)
 		var body string
 		if err == nil {
 			body, err = retrieve.ChunkText(c, text)
+		}
+		if err == nil && sc != nil {
+			f, ok := found[c.Path]
+			if !ok {
+				f = sc.Scan(c.Path, text)
+				found[c.Path] = f
+			}
+			var n int
+			if body, n = redactCut(body, c.Start, f); n > 0 {
+				c.CID = "" // the engine's, of the text shown
+				cut[c.Path] += n
+			}
 		}
 		if err != nil {
 			key := fmt.Sprintf("%s#%d", c.Path, c.Seq)
@@ -124,7 +147,44 @@ func Parts(chunks []retrieve.Chunk, files *Files, tiers []Tier, windows bool) ([
 		}
 		parts = append(parts, Part(c, body, TierFor(c.Relevance, tiers).Name, windows))
 	}
+	for _, p := range slices.Sorted(maps.Keys(cut)) {
+		warnings = append(warnings, fmt.Sprintf("redacted %d %s of %s that a chunk's bounds cut", cut[p], plural(cut[p], "secret", "secrets"), p))
+	}
 	return parts, skipped, warnings
+}
+
+// redactCut replaces in a chunk's body, which starts at byte start of its
+// file, each secret of the file (found) that the chunk holds only part
+// of by its marker, and returns the body and how many it replaced.
+func redactCut(body string, start int, found []secrets.Finding) (string, int) {
+	end := start + len(body)
+	var b strings.Builder
+	at, n := 0, 0
+	for _, f := range found {
+		if f.End <= start || f.Start >= end || f.Start >= start && f.End <= end {
+			continue // outside the chunk, or whole in it: its own scan finds it
+		}
+		lo, hi := max(f.Start, start)-start, min(f.End, end)-start
+		if lo < at {
+			continue
+		}
+		b.WriteString(body[at:lo])
+		b.WriteString(secrets.Marker(f.Rule))
+		at = hi
+		n++
+	}
+	if n == 0 {
+		return body, 0
+	}
+	b.WriteString(body[at:])
+	return b.String(), n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Part is a ranked chunk as a part in bucket tier, at four levels: full

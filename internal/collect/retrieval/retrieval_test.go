@@ -114,7 +114,7 @@ func TestParts(t *testing.T) {
 	missing2 := missing
 	missing2.Seq = 3
 
-	parts, dropped, warnings := Parts([]retrieve.Chunk{good, changed, doc, past, test, missing, missing2}, NewFiles(fsys), DefaultTiers(), true)
+	parts, dropped, warnings := Parts([]retrieve.Chunk{good, changed, doc, past, test, missing, missing2}, NewFiles(fsys), DefaultTiers(), true, nil)
 	var keys []string
 	for _, p := range parts {
 		keys = append(keys, p.Key+" "+p.Type+" "+p.Bucket)

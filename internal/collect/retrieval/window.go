@@ -57,7 +57,7 @@ func window(c chunkView, body string) (string, [][2]int) {
 		}
 		score[i+1] = score[i] + w
 	}
-	sig := signatureLines(lines)
+	from, sig := signatureLines(lines)
 	size := min(windowLines, n-sig)
 	best, bestAt := 0.0, -1
 	for s := sig; s+size <= n; s++ {
@@ -69,7 +69,7 @@ func window(c chunkView, body string) (string, [][2]int) {
 		return "", nil
 	}
 	first := c.start
-	spans := [][2]int{{first, first + sig - 1}}
+	spans := [][2]int{{first + from, first + sig - 1}}
 	lo, hi := first+bestAt, first+bestAt+size-1
 	if lo <= spans[0][1]+1 {
 		spans[0][1] = hi
@@ -103,13 +103,21 @@ type chunkView struct {
 	terms []string // the query terms its body matched
 }
 
-// signatureLines is how many of a chunk's first lines are its signature:
-// decorators and the lines up to where the brackets opened on the
-// declaration's line close, at least one and at most sigMax.
-func signatureLines(lines []string) int {
+// signatureLines is where a chunk's signature is among its lines
+// (0-based, end exclusive): past the comments before it (a doc comment is
+// elided, not shown), its decorators and the lines up to where the
+// brackets opened on the declaration's line close, at most sigMax lines;
+// the first line when no line of the first sigMax is code.
+func signatureLines(lines []string) (from, to int) {
+	for from < len(lines) && from < sigMax && isComment(lines[from]) {
+		from++
+	}
+	if from == len(lines) || from == sigMax {
+		return 0, 1
+	}
 	depth := 0
-	for i, l := range lines[:min(len(lines), sigMax)] {
-		t := strings.TrimSpace(l)
+	for i := from; i < min(len(lines), from+sigMax); i++ {
+		t := strings.TrimSpace(lines[i])
 		for _, r := range t {
 			switch r {
 			case '(', '[':
@@ -119,10 +127,25 @@ func signatureLines(lines []string) int {
 			}
 		}
 		if depth <= 0 && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
-			return i + 1
+			return from, i + 1
 		}
 	}
-	return min(len(lines), sigMax)
+	return from, min(len(lines), from+sigMax)
+}
+
+// isComment reports whether a line is blank or a comment line of the
+// common syntaxes (//, /*, *, #, --), not an attribute (#[…]).
+func isComment(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" || strings.HasPrefix(t, "#[") || strings.HasPrefix(t, "#!") {
+		return t == ""
+	}
+	for _, p := range []string{"//", "/*", "*", "#", "--"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCloser reports whether a line holds only closing brackets and

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ctxpack/ctxpack/internal/secrets"
 )
 
 // longFunc is a Python function of n body lines, where line hot (1-based
@@ -67,6 +69,48 @@ func TestWindow(t *testing.T) {
 	} {
 		if text, _ := window(tt.c, tt.body); text != "" {
 			t.Errorf("%s: a window where none is wanted:\n%s", tt.name, text)
+		}
+	}
+}
+
+func TestSignatureLines(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		src      string
+		from, to int
+	}{
+		{"python, brackets over lines", "def f(\n    a,\n):\n    return a\n", 0, 3},
+		{"go doc comment elided", "// F does.\n// More.\nfunc F(a int) error {\n\treturn nil\n}\n", 2, 3},
+		{"decorators kept", "@app.route('/')\n@cached\ndef index():\n    pass\n", 0, 3},
+		{"rust attribute", "#[inline]\nfn f() {\n}\n", 0, 2},
+		{"only comments", "# a\n# b\n", 0, 1},
+	} {
+		lines := strings.SplitAfter(tt.src, "\n")
+		from, to := signatureLines(lines[:len(lines)-1])
+		if from != tt.from || to != tt.to {
+			t.Errorf("%s: signature lines %d-%d, want %d-%d", tt.name, from, to, tt.from, tt.to)
+		}
+	}
+}
+
+func TestRedactCut(t *testing.T) {
+	// The file: "aaaa SECRETSECRET bbbb"; the secret is bytes 5-17.
+	found := []secrets.Finding{{Rule: "private-key", Start: 5, End: 17}}
+	for _, tt := range []struct {
+		name  string
+		body  string
+		start int
+		want  string
+		n     int
+	}{
+		{"cut at its start", "aaaa SECRET", 0, "aaaa " + secrets.Marker("private-key"), 1},
+		{"cut at its end", "SECRET bbbb", 11, secrets.Marker("private-key") + " bbbb", 1},
+		{"whole inside: the chunk's own scan finds it", "aaaa SECRETSECRET bbbb", 0, "aaaa SECRETSECRET bbbb", 0},
+		{"outside", " bbbb", 17, " bbbb", 0},
+	} {
+		got, n := redactCut(tt.body, tt.start, found)
+		if got != tt.want || n != tt.n {
+			t.Errorf("%s: redactCut = %q, %d; want %q, %d", tt.name, got, n, tt.want, tt.n)
 		}
 	}
 }
