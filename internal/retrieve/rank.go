@@ -47,7 +47,7 @@ func DefaultFactors() Factors {
 type Options struct {
 	Factors  Factors
 	K        int // the RRF constant; 60
-	Lexical  int // chunks taken from the lexical ranking; 100
+	Lexical  int // chunks taken from the lexical ranking; 50
 	Semantic int // chunks taken from the semantic ranking; 50
 	Mentions int // chunks taken from the mention ranking; 50
 	Fused    int // chunks kept after fusion; 100
@@ -158,7 +158,7 @@ func (o *Options) normalize() {
 		o.Factors = DefaultFactors()
 	}
 	o.K = cmp.Or(o.K, 60)
-	o.Lexical = cmp.Or(o.Lexical, 100)
+	o.Lexical = cmp.Or(o.Lexical, 50)
 	o.Semantic = cmp.Or(o.Semantic, 50)
 	o.Mentions = cmp.Or(o.Mentions, 50)
 	o.Fused = cmp.Or(o.Fused, 100)
